@@ -1,0 +1,6 @@
+"""Agents: where search (and later networks) meet the game API."""
+
+from isz.agents.base import Agent, RandomAgent
+from isz.agents.registry import agent_names, make_agent, register_agent
+
+__all__ = ["Agent", "RandomAgent", "agent_names", "make_agent", "register_agent"]

@@ -1,0 +1,55 @@
+"""The compiled rules of a game: the contract every search kernel relies on.
+
+A game's state is a flat ``int64`` array (layout documented in the game's
+module) and its configuration a flat ``int64`` array ``params``. The rules are
+numba ``@njit`` functions over those arrays, so search, rollouts and samplers
+run without per-node Python objects:
+
+``current_player(s, params) -> int``
+    Seat to move, `isz.types.CHANCE` or `isz.types.TERMINAL`.
+``legal_actions(s, params, out) -> int``
+    At a decision node, writes the legal actions (ascending) into
+    ``out[:n]`` (``int64[num_actions]``) and returns ``n >= 1``.
+``chance_outcomes(s, params, out_a, out_p) -> int``
+    At a chance node, writes outcomes into ``out_a[:n]`` and their
+    probabilities (summing to 1) into ``out_p[:n]`` (float64).
+``apply_action(s, params, a) -> None``
+    Applies a legal action or chance outcome in place (no legality check:
+    the Python `State` checks).
+``returns(s, params, out) -> None``
+    At a terminal, writes one float64 per player in [-1, 1] into ``out``.
+``observe(s, params, a, player) -> int``
+    What ``player`` perceives when ``a`` is applied at ``s``: ``a`` itself
+    when the action is seen exactly, otherwise a negative code shared by all
+    the actions ``player`` cannot tell apart (e.g. ``-1`` for "a card was
+    dealt to someone else"). Search trees label edges with these tokens, so
+    a player's tree never branches on what that player cannot see.
+``info_tensor(s, params, player, out) -> None``
+    Writes ``player``'s information-state tensor (float32, flattened) into
+    ``out``; a function of what ``player`` has observed only.
+``redeterminize(s, params, player, rng, out) -> None``
+    The game's uniform sampler: writes into ``out`` a state with the same
+    view for ``player`` as ``s``, its hidden part redrawn uniformly with the
+    kernel RNG (`isz.rng`). It must read only what ``player`` observed from
+    ``s`` (canonically: same view + same rng state -> same output), which the
+    no-leak test checks.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+
+@dataclass(frozen=True)
+class Kernel:
+    """The numba-compiled rule functions of one game (see module docstring)."""
+
+    current_player: Any
+    legal_actions: Any
+    chance_outcomes: Any
+    apply_action: Any
+    returns: Any
+    observe: Any
+    info_tensor: Any
+    redeterminize: Any
