@@ -9,11 +9,20 @@ from isz.games.base import Game
 from isz.types import IszError
 
 _AGENTS: dict[str, Callable[..., Agent]] = {}
+_KNOBS: dict[str, dict] = {}
 
 
-def register_agent(name: str, factory: Callable[..., Agent]) -> None:
-    """``factory(game, **knobs) -> Agent``; it validates its own knobs."""
+def register_agent(name: str, factory: Callable[..., Agent], knobs: dict | None = None) -> None:
+    """``factory(game, **knobs) -> Agent``; ``knobs``: accepted knob names -> defaults."""
     _AGENTS[name] = factory
+    _KNOBS[name] = dict(knobs or {})
+
+
+def agent_knobs(name: str) -> dict:
+    """The knobs agent ``name`` accepts, with their defaults."""
+    if name not in _AGENTS:
+        raise IszError(f"unknown agent {name!r}; allowed: {', '.join(agent_names())}")
+    return dict(_KNOBS[name])
 
 
 def agent_names() -> list[str]:

@@ -1,0 +1,7 @@
+"""Beliefs: determinization samplers over a view (knows games, not search)."""
+
+from isz.belief.base import Belief
+from isz.belief.registry import belief_names, make_belief
+from isz.belief.uniform import UniformBelief
+
+__all__ = ["Belief", "UniformBelief", "belief_names", "make_belief"]

@@ -1,0 +1,36 @@
+"""Beliefs: samplers of full states (determinizations) consistent with a view.
+
+A belief is built for a game and asked, at decision time, for worlds that agree
+with everything the deciding player has observed. It may keep per-game state
+for speed (a particle set, a Markov chain), but everything it uses must come
+from the view it is given: it never sees the true state.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from isz.games.base import Game, State, View
+
+
+class Belief:
+    """Base class: subclasses implement `sample_many` (and may override `sample`)."""
+
+    name: str = "?"
+
+    def __init__(self, game: Game):
+        self.game = game
+
+    def sample_many(self, view: View, n: int, rng: np.random.Generator) -> np.ndarray:
+        """``n`` worlds as kernel state arrays, shape ``(n, game.state_size)`` int64."""
+        raise NotImplementedError
+
+    def sample(self, view: View, rng: np.random.Generator) -> State:
+        """One world consistent with ``view``."""
+        return State(self.game, self.sample_many(view, 1, rng)[0].copy())
+
+    def reset(self) -> None:
+        """Forget per-game state (a new game starts)."""
+
+    def __repr__(self) -> str:
+        return f"{self.name}({self.game!r})"

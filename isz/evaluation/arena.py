@@ -1,0 +1,107 @@
+"""The arena: duplicate deals with seat rotation, optionally over worker processes.
+
+``match(game, agents, deals, seed)`` plays every deal once per seat rotation
+(the two seatings for 2 players, all n cyclic rotations for more), so the luck
+of the deal cancels, and reports each agent's mean score with its standard
+error over deals (`isz.evaluation.result.MatchResult`). How chance and the
+agents' generators are derived is in `isz.evaluation.play`; the result does
+not depend on ``workers``.
+"""
+
+from __future__ import annotations
+
+import multiprocessing as mp
+import time
+from collections.abc import Iterator, Sequence
+
+import numpy as np
+from tqdm import tqdm
+
+from isz.agents.base import Agent
+from isz.evaluation.play import DecisionHook, play_deal
+from isz.evaluation.result import MatchResult
+from isz.games.base import Game
+from isz.types import IszError, check_int
+
+
+def match(game: Game, agents: Sequence[Agent], deals: int, seed: int, workers: int = 1,
+          progress: bool = True, on_decision: DecisionHook | None = None) -> MatchResult:
+    """Play ``deals`` deals, each once per seat rotation, and score the agents.
+
+    Args:
+        game: the game to play.
+        agents: one distinct `Agent` object per seat (``len == game.num_players``);
+            results are reported by position in this list. With ``workers > 1``
+            they must be picklable where "fork" is unavailable.
+        deals: number of deals (>= 1); ``deals * rotations`` games are played.
+        seed: non-negative integer; same seed, same result.
+        workers: processes to spread the deals over (1: play in this process).
+        progress: show a tqdm bar over deals (it also hides itself when stderr
+            is not a terminal).
+        on_decision: ``(state, seat, view, agent) -> None``, called with a copy
+            of the true state before every non-cheating decision. Only with
+            ``workers == 1``: it runs in this process, where it can collect
+            diagnostics (e.g. how likely a belief makes the true hidden state).
+    Raises:
+        IszError: wrong agent count, bad ``deals``/``seed``/``workers``, or
+            ``on_decision`` with ``workers > 1``.
+    """
+    _check_agents(game, agents)
+    deals = check_int("deals", deals, lo=1)
+    seed = check_int("seed", seed, lo=0)
+    workers = check_int("workers", workers, lo=1)
+    if on_decision is not None and workers > 1:
+        raise IszError(f"on_decision needs workers=1 (it runs in this process); got {workers}")
+    start = time.perf_counter()
+    outcomes = _run(game, list(agents), deals, seed, workers, on_decision)
+    bar = tqdm(outcomes, total=deals, desc=f"{game.name}", unit="deal",
+               disable=None if progress else True, leave=False)
+    results = list(bar)
+    scores = np.stack([s for s, _ in results])
+    utils = np.stack([u for _, u in results])
+    return MatchResult.from_deals(
+        game, [a.name for a in agents], scores, utils, seed=seed,
+        workers=workers, wall_time_s=time.perf_counter() - start)
+
+
+def _check_agents(game: Game, agents: Sequence[Agent]) -> None:
+    if len(agents) != game.num_players:
+        raise IszError(f"{game.name} has {game.num_players} seat(s) but {len(agents)} "
+                       f"agent(s) were given; pass one agent per seat")
+    for i, agent in enumerate(agents):
+        if not isinstance(agent, Agent):
+            raise IszError(f"agents[{i}] is {agent!r}, not an isz Agent")
+        for j in range(i):
+            if agents[j] is agent:
+                raise IszError(f"agents[{i}] is the same object as agents[{j}]; give each "
+                               "seat its own agent (agents keep per-game state)")
+
+
+def _run(game: Game, agents: list[Agent], deals: int, seed: int, workers: int,
+         on_decision: DecisionHook | None) -> Iterator[tuple[np.ndarray, np.ndarray]]:
+    """Yield ``(scores, utilities)`` per deal, in deal order."""
+    if workers == 1:
+        for deal in range(deals):
+            yield play_deal(game, agents, seed, deal, on_decision)
+        return
+    workers = min(workers, deals)
+    chunk = max(1, deals // (workers * 8))
+    with _context().Pool(workers, initializer=_init_worker,
+                         initargs=(game, agents, seed)) as pool:
+        yield from pool.imap(_worker_deal, range(deals), chunksize=chunk)
+
+
+def _context():
+    method = "fork" if "fork" in mp.get_all_start_methods() else "spawn"
+    return mp.get_context(method)
+
+
+_WORKER: dict = {}
+
+
+def _init_worker(game: Game, agents: list[Agent], seed: int) -> None:
+    _WORKER.update(game=game, agents=agents, seed=seed)
+
+
+def _worker_deal(deal: int) -> tuple[np.ndarray, np.ndarray]:
+    return play_deal(_WORKER["game"], _WORKER["agents"], _WORKER["seed"], deal)

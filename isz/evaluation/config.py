@@ -1,0 +1,25 @@
+"""Typed schema of `scripts/evaluate.py`'s configuration (one line per key).
+
+`conf/evaluate.yaml` fills it; hydra registers it as ``evaluate_schema`` in its
+ConfigStore, so an unknown key (a typo) or a value of the wrong type is
+rejected with the key named.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass
+class EvaluateConfig:
+    game: str = "tricks"  # registered game or preset (isz.game_names())
+    game_params: dict[str, Any] = field(default_factory=dict)  # overrides of the game's PARAMS
+    agents: list[str] = field(default_factory=lambda: ["so_ismcts", "pimc"])  # cycled over seats
+    deals: int = 20  # deals; each is played once per seat rotation
+    seed: int = 0  # same seed, same result (whatever `workers`)
+    workers: int = 1  # processes to spread the deals over
+    iterations: int = 1000  # search budget, given to every agent that has an `iterations` knob
+    knobs: dict[str, dict[str, Any]] = field(default_factory=dict)  # agent name -> extra knobs
+    output: str = "results/evaluate.json"  # JSON result; relative to the launch directory
+    progress: bool = True  # tqdm bar over deals (hidden anyway when stderr is not a terminal)

@@ -1,0 +1,122 @@
+"""The record of a match: per-agent scores with standard errors, and a text table."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from isz.evaluation.play import seat_of
+from isz.evaluation.scoring import mean_and_se
+
+
+@dataclass(frozen=True)
+class AgentResult:
+    """How one agent (one position of the ``agents`` list) did over a match.
+
+    Attributes:
+        name: the agent's ``name``.
+        score: mean score per game (win 1, tie 0.5, loss 0; see `isz.evaluation.scoring`).
+        score_se: its standard error over deals (NaN with one deal).
+        utility: mean raw utility per game (``returns * game.utility_scale``).
+        utility_se: its standard error over deals.
+        games: games played (every agent plays every game).
+        seat_scores: mean score in each seat, float per seat (first-mover effects).
+    """
+
+    name: str
+    score: float
+    score_se: float
+    utility: float
+    utility_se: float
+    games: int
+    seat_scores: tuple[float, ...]
+
+
+@dataclass(frozen=True)
+class MatchResult:
+    """Outcome of `isz.evaluation.match`.
+
+    Attributes:
+        game: the game's ``spec`` (name and params).
+        agents: one `AgentResult` per position of the ``agents`` list.
+        deals, rotations: deals played, and seat rotations per deal.
+        games: ``deals * rotations``.
+        seed, workers: as passed to `match`.
+        wall_time_s, games_per_s: elapsed time and throughput.
+        deal_scores: float64 ``[deals, agents]``, each agent's mean score per
+            deal (over rotations); the samples behind ``score_se``, kept for
+            paired comparisons (not in `to_dict`).
+    """
+
+    game: dict
+    agents: tuple[AgentResult, ...]
+    deals: int
+    rotations: int
+    games: int
+    seed: int
+    workers: int
+    wall_time_s: float
+    games_per_s: float
+    deal_scores: np.ndarray = field(repr=False, compare=False)
+
+    @classmethod
+    def from_deals(cls, game, names, scores: np.ndarray, utils: np.ndarray, *, seed: int,
+                   workers: int, wall_time_s: float) -> MatchResult:
+        """Aggregate ``scores``/``utils``, float64 ``[deals, rotations, agents]``."""
+        deals, rotations, n = scores.shape
+        deal_scores = scores.mean(axis=1)
+        score, score_se = mean_and_se(deal_scores)
+        utility, utility_se = mean_and_se(utils.mean(axis=1))
+        agents = tuple(
+            AgentResult(
+                name=names[i], score=float(score[i]), score_se=float(score_se[i]),
+                utility=float(utility[i]), utility_se=float(utility_se[i]),
+                games=deals * rotations, seat_scores=_seat_scores(scores, i))
+            for i in range(n))
+        games = deals * rotations
+        return cls(game=game.spec, agents=agents, deals=deals, rotations=rotations,
+                   games=games, seed=seed, workers=workers, wall_time_s=wall_time_s,
+                   games_per_s=games / wall_time_s if wall_time_s > 0 else math.inf,
+                   deal_scores=deal_scores)
+
+    def to_dict(self) -> dict:
+        """JSON-able summary (NaN and infinity become None)."""
+        return {
+            "game": self.game, "deals": self.deals, "rotations": self.rotations,
+            "games": self.games, "seed": self.seed, "workers": self.workers,
+            "wall_time_s": _finite(self.wall_time_s), "games_per_s": _finite(self.games_per_s),
+            "agents": [
+                {"name": a.name, "score": _finite(a.score), "score_se": _finite(a.score_se),
+                 "utility": _finite(a.utility), "utility_se": _finite(a.utility_se),
+                 "games": a.games, "seat_scores": [_finite(s) for s in a.seat_scores]}
+                for a in self.agents],
+        }
+
+    def table(self) -> str:
+        """A readable text table, one row per agent."""
+        head = (f"{self.game['name']}: {self.deals} deals x {self.rotations} seatings = "
+                f"{self.games} games, seed {self.seed}, {self.wall_time_s:.1f}s "
+                f"({self.games_per_s:.1f} games/s)")
+        width = max(5, *(len(a.name) for a in self.agents))
+        cols = f"{'#':>2}  {'agent':<{width}}  {'score':>6} {'±SE':>6}  " \
+               f"{'utility':>8} {'±SE':>7}  {'games':>6}  by seat"
+        rows = [head, cols]
+        for i, a in enumerate(self.agents):
+            seats = " ".join(f"{s:.3f}" for s in a.seat_scores)
+            rows.append(f"{i:>2}  {a.name:<{width}}  {a.score:6.3f} {a.score_se:6.3f}  "
+                        f"{a.utility:+8.3f} {a.utility_se:7.3f}  {a.games:>6}  {seats}")
+        return "\n".join(rows)
+
+
+def _seat_scores(scores: np.ndarray, i: int) -> tuple[float, ...]:
+    rotations, n = scores.shape[1], scores.shape[2]
+    by_seat = [0.0] * n
+    for rot in range(rotations):
+        by_seat[seat_of(i, rot, n)] = float(scores[:, rot, i].mean())
+    return tuple(by_seat)
+
+
+def _finite(x: float) -> float | None:
+    return float(x) if math.isfinite(x) else None

@@ -1,0 +1,114 @@
+"""Python drivers of the compiled search loops: buffers, growth, budgets.
+
+A search runs in chunks of iterations so that a wall-clock budget can be
+checked between chunks and the node arrays can grow when full. Worlds come from
+``sample_worlds(n) -> int64[n, state_size]`` (a belief bound to the view).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+
+from isz.games.base import Game
+from isz.rng import new_rng
+from isz.search.mo_ismcts import make_mo_ismcts
+from isz.search.so_ismcts import FULL, OBSERVED, make_so_ismcts
+from isz.search.tree import Tree
+
+Sampler = Callable[[int], np.ndarray]
+
+
+@dataclass(frozen=True)
+class Budget:
+    """Stop after ``iterations`` or after ``seconds`` (whichever is set; both: first hit)."""
+
+    iterations: int | None = None
+    seconds: float | None = None
+    chunk: int = 256
+
+    def chunks(self):
+        """Yield chunk sizes until the budget is spent."""
+        done, t0 = 0, time.perf_counter()
+        while True:
+            if self.iterations is not None and done >= self.iterations:
+                return
+            if self.seconds is not None and done and time.perf_counter() - t0 >= self.seconds:
+                return
+            n = self.chunk if self.iterations is None else min(self.chunk,
+                                                               self.iterations - done)
+            yield n
+            done += n
+
+
+class _Scratch:
+    """Per-search scratch buffers sized for one game."""
+
+    def __init__(self, game: Game):
+        self.s = np.empty(game.state_size, dtype=np.int64)
+        self.la = np.empty(max(game.num_actions, 1), dtype=np.int64)
+        self.lab = np.empty_like(self.la)
+        self.untried = np.empty_like(self.la)
+        self.ca = np.empty(max(game.max_chance_outcomes, 1), dtype=np.int64)
+        self.cp = np.empty(len(self.ca), dtype=np.float64)
+        self.ret = np.empty(game.num_players, dtype=np.float64)
+        self.scores = np.empty(game.num_players, dtype=np.float64)
+        self.cur = np.empty(game.num_players, dtype=np.int64)
+
+
+def so_search(game: Game, sample_worlds: Sampler, me: int, budget: Budget, *, c: float,
+              seed: int, label_mode: int = OBSERVED, use_parent_visits: bool = False) -> Tree:
+    """Single-observer ISMCTS (or UCT with ``label_mode=FULL``); returns the tree."""
+    run = make_so_ismcts(game.kernel)
+    first = budget.iterations if budget.iterations is not None else 4 * budget.chunk
+    tree, rng, b = Tree(first + 2), new_rng(seed), _Scratch(game)
+    for n in budget.chunks():
+        dets, start = sample_worlds(n), 0
+        while start < n:
+            start = run(dets, game.kparams, me, label_mode, use_parent_visits, c, start, n,
+                        tree.nodes, tree.value, tree.count, rng, b.s, b.la, b.lab, b.untried,
+                        b.ca, b.cp, b.ret, b.scores)
+            if start < n:
+                tree.grow()
+    return tree
+
+
+def uct_search(game: Game, state: np.ndarray, me: int, budget: Budget, *, c: float,
+               seed: int) -> Tree:
+    """Plain UCT on one known state (classic ``ln N_parent`` exploration)."""
+    world = state[None, :]
+    return so_search(game, lambda n: world, me, budget, c=c, seed=seed, label_mode=FULL,
+                     use_parent_visits=True)
+
+
+def mo_search(game: Game, sample_worlds: Sampler, budget: Budget, *, c: float,
+              seed: int) -> Tree:
+    """Multiple-observer ISMCTS; tree roots are nodes ``0..num_players-1``."""
+    run = make_mo_ismcts(game.kernel)
+    n_players = game.num_players
+    max_new = n_players * (game.max_game_length + 1)
+    first = budget.iterations if budget.iterations is not None else 4 * budget.chunk
+    tree = Tree(n_players * (first + 2) + max_new, roots=n_players)
+    rng, b = new_rng(seed), _Scratch(game)
+    for n in budget.chunks():
+        dets, start = sample_worlds(n), 0
+        while start < n:
+            start = run(dets, game.kparams, c, start, n, max_new, tree.nodes, tree.value,
+                        tree.count, rng, b.s, b.cur, b.la, b.untried, b.ca, b.cp, b.ret,
+                        b.scores)
+            if start < n:
+                tree.grow()
+    return tree
+
+
+def best_child(tree: Tree, root: int, final: str) -> tuple[int, dict[int, tuple[int, float]]]:
+    """The root move by ``final`` rule ('most_visits' or 'best_mean'); ties -> first created."""
+    stats = tree.stats(root)
+    if final == "most_visits":
+        label = max(stats, key=lambda a: stats[a][0])
+    else:
+        label = max(stats, key=lambda a: stats[a][1])
+    return label, stats

@@ -1,0 +1,56 @@
+"""Per-game compiled helpers shared by the search kernels.
+
+Search kernels are specialised per game: a factory closes over the game's
+`Kernel` functions and numba compiles (and caches) one version per game.
+Scores inside search are ``(return + 1) / 2`` in [0, 1], the seed's scale, so
+the seed's exploration constant 0.7 keeps its meaning.
+"""
+
+from __future__ import annotations
+
+import functools
+
+import numba as nb
+
+from isz.games.kernel import Kernel
+from isz.rng import rand_below, sample_index
+from isz.types import CHANCE, TERMINAL
+
+
+@functools.cache
+def make_playout(kernel: Kernel):
+    """Compiled ``step_chance``, ``random_playout`` and ``terminal_scores`` for one game."""
+    current_player = kernel.current_player
+    legal_actions = kernel.legal_actions
+    chance_outcomes = kernel.chance_outcomes
+    apply_action = kernel.apply_action
+    returns = kernel.returns
+
+    @nb.njit(cache=True)
+    def sample_chance(s, params, rng, ca, cp):
+        """A chance outcome at ``s`` drawn with its probability (not applied)."""
+        n = chance_outcomes(s, params, ca, cp)
+        return ca[sample_index(rng, cp, n)]
+
+    @nb.njit(cache=True)
+    def random_playout(s, params, rng, la, ca, cp):
+        """Play uniformly random legal actions (and chance) to the end, in place."""
+        while True:
+            p = current_player(s, params)
+            if p == TERMINAL:
+                return
+            if p == CHANCE:
+                a = sample_chance(s, params, rng, ca, cp)
+            else:
+                n = legal_actions(s, params, la)
+                a = la[rand_below(rng, n)]
+            apply_action(s, params, a)
+
+    @nb.njit(cache=True)
+    def terminal_scores(s, params, ret, scores):
+        """Per-player scores in [0, 1] of a terminal state."""
+        returns(s, params, ret)
+        for i in range(ret.shape[0]):
+            scores[i] = 0.5 * (ret[i] + 1.0)
+
+    return sample_chance, random_playout, terminal_scores

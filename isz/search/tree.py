@@ -1,0 +1,116 @@
+"""A search tree as flat arrays: no per-node Python objects.
+
+``nodes`` is ``int64[capacity, 7]`` with the fields below, ``value`` is
+``float64[capacity]`` (sum of backed-up scores in [0, 1] from the point of view
+of the node's ``ACTOR``, the seat whose move led into the node), ``count`` is
+``int64[1]`` (nodes in use). Children form a singly linked list in creation
+order (``CHILD`` -> first, ``SIB`` -> next), which keeps creation-order
+tie-breaking identical to the seed's list of children.
+"""
+
+from __future__ import annotations
+
+import numba as nb
+import numpy as np
+
+PARENT, CHILD, SIB, LABEL, VISITS, AVAIL, ACTOR = range(7)
+NUM_FIELDS = 7
+NONE = -1
+
+
+class Tree:
+    """Owner of the arrays of one or more search trees (one root per tree)."""
+
+    def __init__(self, capacity: int, roots: int = 1):
+        self.nodes = np.empty((max(capacity, roots + 1), NUM_FIELDS), dtype=np.int64)
+        self.value = np.zeros(len(self.nodes), dtype=np.float64)
+        self.count = np.zeros(1, dtype=np.int64)
+        for r in range(roots):
+            init_node(self.nodes, self.value, r, NONE, NONE, NONE)
+        self.count[0] = roots
+
+    @property
+    def capacity(self) -> int:
+        return len(self.nodes)
+
+    def grow(self) -> None:
+        """Double the capacity, keeping every node."""
+        n = self.capacity
+        nodes = np.empty((2 * n, NUM_FIELDS), dtype=np.int64)
+        nodes[:n] = self.nodes
+        value = np.zeros(2 * n, dtype=np.float64)
+        value[:n] = self.value
+        self.nodes, self.value = nodes, value
+
+    def children(self, node: int = 0) -> list[int]:
+        out, ch = [], int(self.nodes[node, CHILD])
+        while ch != NONE:
+            out.append(ch)
+            ch = int(self.nodes[ch, SIB])
+        return out
+
+    def stats(self, node: int = 0) -> dict[int, tuple[int, float]]:
+        """label -> (visits, mean score) of ``node``'s children."""
+        out = {}
+        for ch in self.children(node):
+            n = int(self.nodes[ch, VISITS])
+            out[int(self.nodes[ch, LABEL])] = (n, self.value[ch] / n if n else 0.0)
+        return out
+
+
+@nb.njit(cache=True, inline="always")
+def init_node(nodes, value, i, parent, label, actor):
+    nodes[i, PARENT] = parent
+    nodes[i, CHILD] = NONE
+    nodes[i, SIB] = NONE
+    nodes[i, LABEL] = label
+    nodes[i, VISITS] = 0
+    nodes[i, AVAIL] = 1  # as the seed: a new child has been available once
+    nodes[i, ACTOR] = actor
+    value[i] = 0.0
+
+
+@nb.njit(cache=True)
+def find_child(nodes, node, label):
+    """Index of the child of ``node`` with ``label``, or NONE."""
+    ch = nodes[node, CHILD]
+    while ch != NONE:
+        if nodes[ch, LABEL] == label:
+            return ch
+        ch = nodes[ch, SIB]
+    return NONE
+
+
+@nb.njit(cache=True)
+def add_child(nodes, value, count, node, label, actor):
+    """Append a new child (caller guarantees capacity); returns its index."""
+    i = count[0]
+    count[0] = i + 1
+    init_node(nodes, value, i, node, label, actor)
+    ch = nodes[node, CHILD]
+    if ch == NONE:
+        nodes[node, CHILD] = i
+    else:
+        while nodes[ch, SIB] != NONE:
+            ch = nodes[ch, SIB]
+        nodes[ch, SIB] = i
+    return i
+
+
+@nb.njit(cache=True)
+def find_or_add(nodes, value, count, node, label, actor):
+    ch = find_child(nodes, node, label)
+    if ch == NONE:
+        ch = add_child(nodes, value, count, node, label, actor)
+    return ch
+
+
+@nb.njit(cache=True)
+def backprop(nodes, value, node, scores):
+    """Add one visit and the actor's score along the path from ``node`` to its root."""
+    while node != NONE:
+        nodes[node, VISITS] += 1
+        a = nodes[node, ACTOR]
+        if a >= 0:
+            value[node] += scores[a]
+        node = nodes[node, PARENT]

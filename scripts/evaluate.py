@@ -1,0 +1,116 @@
+"""Play agents against each other in the arena and report scores with standard errors.
+
+    python scripts/evaluate.py game=tricks agents=[so_ismcts,pimc] deals=300 iterations=1000
+
+Keys: isz/evaluation/config.py. ``agents`` lists agent names; with fewer names
+than the game has seats, the seats are filled by cycling the list
+(``agents=[random]`` on a 2-player game plays random against random). Every
+agent with an ``iterations`` knob gets ``iterations``; ``knobs.NAME`` adds or
+overrides knobs of agent NAME (``+knobs.pimc.worlds=8`` or
+``knobs={pimc:{worlds:8}}``), and ``+game_params.KEY=VALUE`` sets a game
+parameter. Prints the result table and writes config + result as JSON to
+``output`` (relative paths are relative to the launch directory).
+
+User errors (unknown game, agent or knob, bad values) exit with status 2 and
+one ``error: ...`` line on stderr.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+import sys
+import tempfile
+from pathlib import Path
+
+import hydra
+from hydra.core.config_store import ConfigStore
+from hydra.utils import to_absolute_path
+from omegaconf import DictConfig, OmegaConf
+
+from isz import IszError, make_agent, make_game
+from isz.agents import Agent, agent_knobs
+from isz.evaluation import match
+from isz.evaluation.config import EvaluateConfig
+from isz.games import Game
+from isz.types import check_int
+
+REPO_ROOT = Path(__file__).resolve().parents[1]
+ConfigStore.instance().store(name="evaluate_schema", node=EvaluateConfig)
+OmegaConf.register_new_resolver("isz_root", lambda: str(REPO_ROOT), replace=True)
+
+
+def seat_specs(cfg: EvaluateConfig, game: Game) -> list[tuple[str, dict]]:
+    """``(agent name, knobs)`` per seat: names cycled over the seats, knobs resolved."""
+    if not cfg.agents:
+        raise IszError("agents must name at least one agent")
+    if len(cfg.agents) > game.num_players:
+        raise IszError(f"{game.name} has {game.num_players} seat(s) but {len(cfg.agents)} "
+                       f"agents were given: {', '.join(cfg.agents)}")
+    names = [cfg.agents[i % len(cfg.agents)] for i in range(game.num_players)]
+    stray = sorted(set(cfg.knobs) - set(names))
+    if stray:
+        raise IszError(f"knobs given for agent(s) not playing: {', '.join(stray)}; "
+                       f"playing: {', '.join(sorted(set(names)))}")
+    specs = []
+    for name in names:
+        knobs = {"iterations": cfg.iterations} if "iterations" in agent_knobs(name) else {}
+        specs.append((name, {**knobs, **cfg.knobs.get(name, {})}))
+    return specs
+
+
+def build_agents(specs: list[tuple[str, dict]], game: Game) -> list[Agent]:
+    """One agent object per seat (a later ``checkpoint`` key would plug in here)."""
+    return [make_agent(name, game, **knobs) for name, knobs in specs]
+
+
+def write_json_atomic(path: Path, payload: dict) -> None:
+    """Write ``payload`` to ``path`` via a temp file in the same folder and `os.replace`."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w") as f:
+            json.dump(payload, f, indent=2)
+            f.write("\n")
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def evaluate(cfg: EvaluateConfig) -> dict:
+    """Run the match ``cfg`` describes, print its table, write and return the JSON payload."""
+    check_int("deals", cfg.deals, lo=1)
+    check_int("iterations", cfg.iterations, lo=1)
+    check_int("workers", cfg.workers, lo=1)
+    check_int("seed", cfg.seed, lo=0)
+    game = make_game(cfg.game, **cfg.game_params)
+    specs = seat_specs(cfg, game)
+    agents = build_agents(specs, game)
+    result = match(game, agents, cfg.deals, cfg.seed, workers=cfg.workers,
+                   progress=cfg.progress)
+    print(result.table())
+    payload = {"config": dataclasses.asdict(cfg),
+               "seats": [{"agent": name, "knobs": knobs} for name, knobs in specs],
+               "result": result.to_dict()}
+    out = Path(to_absolute_path(cfg.output))
+    write_json_atomic(out, payload)
+    print(f"wrote {out}")
+    return payload
+
+
+@hydra.main(config_path="../conf", config_name="evaluate", version_base=None)
+def main(dcfg: DictConfig) -> None:
+    cfg: EvaluateConfig = OmegaConf.to_object(dcfg)
+    try:
+        evaluate(cfg)
+    except IszError as e:
+        print(f"error: {e}", file=sys.stderr)
+        sys.exit(2)
+
+
+if __name__ == "__main__":
+    main()
