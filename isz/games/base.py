@@ -91,7 +91,7 @@ class State:
         acts = np.empty(g.max_chance_outcomes, dtype=np.int64)
         probs = np.empty(g.max_chance_outcomes, dtype=np.float64)
         n = g.kernel.chance_outcomes(self.data, g.kparams, acts, probs)
-        return list(zip(acts[:n].tolist(), probs[:n].tolist()))
+        return list(zip(acts[:n].tolist(), probs[:n].tolist(), strict=True))
 
     def returns(self) -> list[float]:
         """One float per player in [-1, 1]; all zeros before the end."""

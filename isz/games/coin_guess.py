@@ -9,7 +9,7 @@ Actions: 0 safe, 1 gamble, 2 guess heads, 3 guess tails. Chance: 0 heads, 1 tail
 State array (int64[3]): ``[coin (-1 unflipped, 0 H, 1 T), first move (-1, 0 safe,
 1 gamble), guess (-1, 0 H, 1 T)]``.
 
-View data: ``(first move, guess)``. Tensor (float32[2]): ``[gambled, chose safe]``.
+View data: ``(coin flipped?, first move, guess)``. Tensor (float32[2]): ``[gambled, chose safe]``.
 """
 
 from __future__ import annotations
@@ -120,11 +120,11 @@ class CoinGuess(Game):
         return np.array([-1, -1, -1], dtype=np.int64)
 
     def view_data(self, state: State, player: int) -> tuple:
-        return (int(state.data[1]), int(state.data[2]))
+        return (int(state.data[0] >= 0), int(state.data[1]), int(state.data[2]))
 
     def state_from_view(self, view: View) -> State:
-        first, guess = view.data
-        coin = -1 if view.current_player == CHANCE else 0
+        flipped, first, guess = view.data
+        coin = 0 if flipped else -1
         return State(self, np.array([coin, first, guess], dtype=np.int64))
 
     def action_to_string(self, action: int, player: int) -> str:

@@ -1,0 +1,136 @@
+"""Conformance checker every game must pass: `check_game(game)`.
+
+Plays random histories and checks, at every node: clone independence; chance
+probabilities positive and summing to 1; non-empty, sorted, in-range legal
+actions at decisions; returns in [-1, 1] at terminals; a fixed tensor shape;
+that own actions are observed exactly; that every uniform determinization and
+`state_from_view` give the same view; that `redeterminize` reads only the view
+(two states with one view + one seed -> one output). Across histories: equal
+observation sequences -> equal view keys; equal keys -> equal tensors and legal
+actions; different keys at a player's decision -> different tensors.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from isz.belief.uniform import make_batch_redeterminize
+from isz.games.base import Game, State
+from isz.rng import new_rng
+from isz.types import CHANCE, TERMINAL
+
+
+class ConformanceError(AssertionError):
+    """A game broke the API contract; the message says where."""
+
+
+def _fail(game: Game, state: State, msg: str):
+    raise ConformanceError(f"{game!r}: {msg} at state {state}")
+
+
+def _redraw(game: Game, state: State, player: int, seed: int, n: int = 1) -> np.ndarray:
+    out = np.empty((n, game.state_size), dtype=np.int64)
+    make_batch_redeterminize(game.kernel)(state.data, game.kparams, player, new_rng(seed), out)
+    return out
+
+
+def _check_node(game: Game, state: State, rng: np.random.Generator, worlds: int) -> None:
+    cur = state.current_player()
+    if cur == CHANCE:
+        outcomes = state.chance_outcomes()
+        probs = np.array([p for _, p in outcomes])
+        acts = [a for a, _ in outcomes]
+        if not outcomes or (probs <= 0).any() or abs(probs.sum() - 1) > 1e-9:
+            _fail(game, state, f"bad chance outcomes {outcomes}")
+        if len(set(acts)) != len(acts) or max(acts) >= game.max_chance_outcomes:
+            _fail(game, state, f"duplicate or out-of-range chance outcomes {acts}")
+    elif cur >= 0:
+        legal = state.legal_actions()
+        if not legal or legal != sorted(set(legal)) or legal[-1] >= game.num_actions \
+                or legal[0] < 0:
+            _fail(game, state, f"bad legal actions {legal}")
+    elif cur == TERMINAL:
+        r = state.returns()
+        if len(r) != game.num_players or any(abs(x) > 1 + 1e-12 for x in r):
+            _fail(game, state, f"returns {r} not one per player in [-1, 1]")
+    for p in range(game.num_players):
+        _check_view(game, state, p, rng, worlds)
+
+
+def _check_view(game: Game, state: State, p: int, rng, worlds: int) -> None:
+    view = state.view(p)
+    t = view.tensor()
+    if t.shape != game.tensor_shape or t.dtype != np.float32 or not np.isfinite(t).all():
+        _fail(game, state, f"tensor of player {p} has shape {t.shape} dtype {t.dtype}")
+    if view.current_player == p and list(view.legal_actions) != state.legal_actions():
+        _fail(game, state, f"view legal actions differ for player {p}")
+    built = game.state_from_view(view)
+    if built.view(p).key != view.key:
+        _fail(game, state, f"state_from_view gives another view for player {p}: {built}")
+    seed = int(rng.integers(2**62))
+    for w in _redraw(game, state, p, seed, worlds):
+        ws = State(game, w)
+        if ws.view(p).key != view.key:
+            _fail(game, state, f"determinization {ws} changes player {p}'s view")
+    # A second state with the same view must give the same redraw for the same seed.
+    other = State(game, _redraw(game, state, p, seed + 1)[0])
+    if not np.array_equal(_redraw(game, other, p, seed), _redraw(game, state, p, seed)):
+        _fail(game, state, f"redeterminize for player {p} reads hidden information")
+
+
+def _step(game: Game, state: State, rng, tokens: list[list[int]]) -> None:
+    cur = state.current_player()
+    if cur == CHANCE:
+        outcomes = state.chance_outcomes()
+        probs = np.array([p for _, p in outcomes])
+        a = outcomes[rng.choice(len(outcomes), p=probs / probs.sum())][0]
+    else:
+        legal = state.legal_actions()
+        a = legal[rng.integers(len(legal))]
+    for p in range(game.num_players):
+        tok = int(game.kernel.observe(state.data, game.kparams, a, p))
+        if p == cur and tok != a:
+            _fail(game, state, f"player {p} does not observe its own action {a} (got {tok})")
+        tokens[p].append(tok)
+    before = state.data.copy()
+    clone = state.clone()
+    clone.apply_action(a)
+    if not np.array_equal(state.data, before):
+        _fail(game, state, "applying an action to a clone changed the original")
+    state.apply_action(a)
+    if not np.array_equal(state.data, clone.data):
+        _fail(game, state, "apply_action is not deterministic")
+
+
+def check_game(game: Game, histories: int = 40, seed: int = 0, worlds: int = 4) -> None:
+    """Raise `ConformanceError` on the first broken rule (see module docstring)."""
+    rng = np.random.default_rng(seed)
+    by_tokens: dict[tuple, tuple] = {}
+    by_key: dict[tuple, tuple] = {}
+    by_tensor: dict[tuple, bytes] = {}
+    for _ in range(histories):
+        state = game.new_initial_state()
+        tokens: list[list[int]] = [[] for _ in range(game.num_players)]
+        for length in range(game.max_game_length + 2):
+            _check_node(game, state, rng, worlds)
+            _check_key_relations(game, state, tokens, by_tokens, by_key, by_tensor)
+            if state.is_terminal():
+                break
+            if length > game.max_game_length:
+                _fail(game, state, f"longer than max_game_length={game.max_game_length}")
+            _step(game, state, rng, tokens)
+
+
+def _check_key_relations(game, state, tokens, by_tokens, by_key, by_tensor) -> None:
+    for p in range(game.num_players):
+        view = state.view(p)
+        tk = (p, tuple(tokens[p]))
+        if by_tokens.setdefault(tk, view.key) != view.key:
+            _fail(game, state, f"player {p}: same observations, different view keys")
+        facts = (view.current_player, view.legal_actions, view.tensor().tobytes())
+        if by_key.setdefault(view.key, facts) != facts:
+            _fail(game, state, f"player {p}: same view key, different tensor/legal/turn")
+        if view.current_player == p:
+            t = (p, view.tensor().tobytes())
+            if by_tensor.setdefault(t, view.key) != view.key:
+                _fail(game, state, f"player {p}: different view keys share one tensor")

@@ -1,0 +1,46 @@
+"""Shared fixtures: small deterministic helpers for every test module."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import isz
+
+
+def random_history(game, rng: np.random.Generator, steps: int):
+    """Play up to ``steps`` random actions/outcomes; stop early at a terminal."""
+    state = game.new_initial_state()
+    for _ in range(steps):
+        if state.is_terminal():
+            break
+        if state.is_chance_node():
+            outs = state.chance_outcomes()
+            probs = np.array([p for _, p in outs])
+            state.apply_action(outs[rng.choice(len(outs), p=probs / probs.sum())][0])
+        else:
+            legal = state.legal_actions()
+            state.apply_action(legal[rng.integers(len(legal))])
+    return state
+
+
+def random_decision(game, rng: np.random.Generator, steps: int):
+    """A random history reaching a decision node (at least past all leading chance)."""
+    state = random_history(game, rng, steps)
+    if state.current_player() >= 0:
+        return state
+    state = game.new_initial_state()
+    while not state.is_terminal():
+        if state.current_player() >= 0:
+            return state
+        outs = state.chance_outcomes()
+        state.apply_action(outs[rng.integers(len(outs))][0])
+    raise AssertionError("no decision node")
+
+
+@pytest.fixture
+def rng():
+    return np.random.default_rng(12345)
+
+
+ALL_GAMES = isz.game_names()
