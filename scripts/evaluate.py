@@ -6,8 +6,8 @@ Keys: isz/evaluation/config.py. ``agents`` lists agent names; with fewer names
 than the game has seats, the seats are filled by cycling the list
 (``agents=[random]`` on a 2-player game plays random against random). Every
 agent with an ``iterations`` knob gets ``iterations``; ``knobs.NAME`` adds or
-overrides knobs of agent NAME (``+knobs.pimc.worlds=8`` or
-``knobs={pimc:{worlds:8}}``), and ``+game_params.KEY=VALUE`` sets a game
+overrides knobs of agent NAME (``knobs.pimc.worlds=8`` or
+``knobs={pimc:{worlds:8}}``), and ``game_params.KEY=VALUE`` sets a game
 parameter. Prints the result table and writes config + result as JSON to
 ``output`` (relative paths are relative to the launch directory).
 
@@ -37,8 +37,19 @@ from isz.games import Game
 from isz.types import check_int
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
-ConfigStore.instance().store(name="evaluate_schema", node=EvaluateConfig)
 OmegaConf.register_new_resolver("isz_root", lambda: str(REPO_ROOT), replace=True)
+
+
+def _schema() -> DictConfig:
+    """`EvaluateConfig` with its free-form dicts open, so ``knobs.pimc.worlds=8`` and
+    ``game_params.KEY=VALUE`` need no ``+`` (make_game/make_agent vet those keys)."""
+    node = OmegaConf.structured(EvaluateConfig)
+    OmegaConf.set_struct(node.game_params, False)
+    OmegaConf.set_struct(node.knobs, False)
+    return node
+
+
+ConfigStore.instance().store(name="evaluate_schema", node=_schema())
 
 
 def seat_specs(cfg: EvaluateConfig, game: Game) -> list[tuple[str, dict]]:
@@ -102,11 +113,19 @@ def evaluate(cfg: EvaluateConfig) -> dict:
     return payload
 
 
+def to_config(dcfg: DictConfig) -> EvaluateConfig:
+    """The typed config; rejects keys added with ``+`` that the schema lacks."""
+    known = [f.name for f in dataclasses.fields(EvaluateConfig)]
+    unknown = sorted(set(dcfg) - set(known))
+    if unknown:
+        raise IszError(f"unknown config key(s) {', '.join(unknown)}; allowed: {', '.join(known)}")
+    return OmegaConf.to_object(dcfg)
+
+
 @hydra.main(config_path="../conf", config_name="evaluate", version_base=None)
 def main(dcfg: DictConfig) -> None:
-    cfg: EvaluateConfig = OmegaConf.to_object(dcfg)
     try:
-        evaluate(cfg)
+        evaluate(to_config(dcfg))
     except IszError as e:
         print(f"error: {e}", file=sys.stderr)
         sys.exit(2)

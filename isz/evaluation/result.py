@@ -39,7 +39,8 @@ class MatchResult:
     """Outcome of `isz.evaluation.match`.
 
     Attributes:
-        game: the game's ``spec`` (name and params).
+        game: the game's ``spec`` (name and params), plus ``preset`` when it
+            was made from a preset (``oh_hell``).
         agents: one `AgentResult` per position of the ``agents`` list.
         deals, rotations: deals played, and seat rotations per deal.
         games: ``deals * rotations``.
@@ -76,7 +77,10 @@ class MatchResult:
                 games=deals * rotations, seat_scores=_seat_scores(scores, i))
             for i in range(n))
         games = deals * rotations
-        return cls(game=game.spec, agents=agents, deals=deals, rotations=rotations,
+        info = dict(game.spec)
+        if getattr(game, "preset", None):
+            info["preset"] = game.preset
+        return cls(game=info, agents=agents, deals=deals, rotations=rotations,
                    games=games, seed=seed, workers=workers, wall_time_s=wall_time_s,
                    games_per_s=games / wall_time_s if wall_time_s > 0 else math.inf,
                    deal_scores=deal_scores)
@@ -96,9 +100,9 @@ class MatchResult:
 
     def table(self) -> str:
         """A readable text table, one row per agent."""
-        head = (f"{self.game['name']}: {self.deals} deals x {self.rotations} seatings = "
-                f"{self.games} games, seed {self.seed}, {self.wall_time_s:.1f}s "
-                f"({self.games_per_s:.1f} games/s)")
+        name = self.game.get("preset", self.game["name"])
+        head = (f"{name}: {self.deals} deals x {self.rotations} seatings = {self.games} games, "
+                f"seed {self.seed}, {self.wall_time_s:.1f}s ({self.games_per_s:.1f} games/s)")
         width = max(5, *(len(a.name) for a in self.agents))
         cols = f"{'#':>2}  {'agent':<{width}}  {'score':>6} {'±SE':>6}  " \
                f"{'utility':>8} {'±SE':>7}  {'games':>6}  by seat"

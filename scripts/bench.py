@@ -1,0 +1,68 @@
+#!/usr/bin/env python3
+"""isz benchmarks: JSON lines on stdout, one measurement per line.
+
+    python scripts/bench.py                       # everything
+    python scripts/bench.py --only search --games tricks --agents so_ismcts
+
+Rows carry ``{"bench", "game", "agent", "metric", "value", ...}``. Compare
+against the reference implementations in the same run, e.g.
+``python ../shared/bench/seed_reference.py`` (the seed's pure-Python ISMCTS)
+and ``../shared/bench/openspiel_ismcts.py --games "oh_hell(num_tricks_fixed=10)"``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from isz.evaluation.speed import arena_speed, search_speed  # noqa: E402
+
+SEARCH_POSITIONS = [
+    ("tricks", "first decision"),
+    ("oh_hell", "first card play"),
+    ("kuhn_poker", "first decision"),
+    ("leduc_poker", "first decision"),
+    ("recon", "first decision"),
+]
+AGENTS = ["so_ismcts", "mo_ismcts", "pimc", "cheat_uct"]
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--only", default="search,arena",
+                    help="comma list of sections: search, arena")
+    ap.add_argument("--games", default=",".join(g for g, _ in SEARCH_POSITIONS))
+    ap.add_argument("--agents", default=",".join(AGENTS))
+    ap.add_argument("--iterations", type=int, default=1000)
+    ap.add_argument("--reps", type=int, default=7)
+    ap.add_argument("--deals", type=int, default=20, help="deals for the arena rows")
+    ap.add_argument("--out", default=None, help="also append the rows to this file")
+    a = ap.parse_args(argv)
+    sections = set(a.only.split(","))
+    games = a.games.split(",")
+    out = open(a.out, "a") if a.out else None  # noqa: SIM115
+
+    def emit(row):
+        line = json.dumps(row)
+        print(line, flush=True)
+        if out:
+            out.write(line + "\n")
+            out.flush()
+
+    if "search" in sections:
+        for game, kind in SEARCH_POSITIONS:
+            if game in games:
+                for agent in a.agents.split(","):
+                    emit(search_speed(game, agent, kind, a.iterations, a.reps))
+    if "arena" in sections:
+        emit(arena_speed("tricks", ["so_ismcts", "pimc"], a.deals, a.iterations))
+        emit(arena_speed("tricks", ["random", "random"], 50 * a.deals, 1))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
