@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from isz.types import IszError, check_choice, check_int
 
-FINAL_RULES = ("most_visits", "best_mean")
+FINAL_RULES = ("most_visits", "best_mean", "visit_distribution")
+SELECTIONS = ("ucb", "smooth")
 
 
 def check_knobs(agent: str, knobs: dict, allowed: dict) -> dict:
@@ -30,3 +31,7 @@ def check_search_knobs(k: dict) -> None:
     if isinstance(c, bool) or not isinstance(c, (int, float)) or c < 0:
         raise IszError(f"c (exploration constant) must be a number >= 0, got {c!r}")
     check_choice("final-move rule", k["final"], FINAL_RULES)
+    check_choice("selection", k["selection"], SELECTIONS)
+    sp = k["smooth_params"]
+    if len(tuple(sp)) != 3 or not all(isinstance(x, (int, float)) and x >= 0 for x in sp):
+        raise IszError(f"smooth_params must be (eta, gamma, d), three numbers >= 0, got {sp!r}")

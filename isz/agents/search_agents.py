@@ -2,10 +2,13 @@
 
 Knobs (all agents): ``iterations`` (per decision, default 1000), ``time_budget``
 (seconds per decision; with ``iterations`` too, whichever ends first), ``c``
-(UCB exploration on scores in [0, 1], default 0.7 as seed 000), ``final``
-(``most_visits`` or ``best_mean``). ISMCTS/PIMC also take ``belief`` (a name
-or a `Belief`; default the game's uniform sampler); PIMC takes
-``determinizations`` (worlds to solve and vote over, default 20).
+(UCB exploration on scores in [0, 1], default 0.7 as seed 000), ``selection``
+(``ucb`` or ``smooth``: Smooth UCT, Heinrich & Silver 2015, with
+``smooth_params = (eta, gamma, d)``), ``final`` (``most_visits``,
+``best_mean`` or ``visit_distribution``; default most visits, or the visit
+distribution — the average policy — under Smooth UCT). ISMCTS/PIMC also take
+``belief`` (a name or a `Belief`; default the game's uniform sampler); PIMC
+takes ``determinizations`` (worlds to solve and vote over, default 20).
 """
 
 from __future__ import annotations
@@ -17,30 +20,36 @@ from isz.agents.knobs import check_knobs, check_search_knobs
 from isz.agents.registry import register_agent
 from isz.belief import Belief, make_belief
 from isz.games.base import Game, State, View
-from isz.search.driver import Budget, best_child, mo_search, so_search, uct_search
+from isz.search.driver import NO_SMOOTH, Budget, final_policy, mo_search, so_search, uct_search
 from isz.types import check_int, seed_from
 
-SEARCH_KNOBS = {"iterations": 1000, "time_budget": None, "c": 0.7, "final": "most_visits"}
+SEARCH_KNOBS = {"iterations": 1000, "time_budget": None, "c": 0.7, "final": None,
+                "selection": "ucb", "smooth_params": (0.9, 0.1, 0.002)}
 BELIEF_KNOBS = {**SEARCH_KNOBS, "belief": "uniform"}
+Stats = dict[int, tuple[int, float]]
 
 
 class SearchAgent(Agent):
-    """Shared knob handling; subclasses implement `act` / `act_cheating`."""
+    """Shared knob handling and final-move rules; subclasses implement `_search`."""
 
     KNOBS: dict = SEARCH_KNOBS
 
     def __init__(self, game: Game, **knobs):
         super().__init__(game)
         k = check_knobs(self.name, knobs, self.KNOBS)
+        if k["final"] is None:
+            k["final"] = "visit_distribution" if k["selection"] == "smooth" else "most_visits"
         check_search_knobs(k)
         self.knobs = k
         self.c = float(k["c"])
         self.final = k["final"]
+        self.smooth = tuple(map(float, k["smooth_params"])) if k["selection"] == "smooth" \
+            else NO_SMOOTH
         self.budget = Budget(iterations=k["iterations"], seconds=k["time_budget"])
         if "belief" in k:
             b = k["belief"]
             self.belief = b if isinstance(b, Belief) else make_belief(b, game)
-        self.last_stats: dict[int, tuple[int, float]] = {}
+        self.last_stats: Stats = {}
 
     def reset(self) -> None:
         if hasattr(self, "belief"):
@@ -49,6 +58,24 @@ class SearchAgent(Agent):
     def _sampler(self, view: View, rng: np.random.Generator):
         return lambda n: self.belief.sample_many(view, n, rng)
 
+    def _search(self, view: View, rng: np.random.Generator) -> Stats:
+        """Root statistics ``action -> (visits, mean score)`` of one search."""
+        raise NotImplementedError
+
+    def _decide(self, stats: Stats, rng: np.random.Generator) -> tuple[int, np.ndarray]:
+        self.last_stats = stats
+        pi = final_policy(stats, self.final, self.game.num_actions)
+        if self.final == "visit_distribution":
+            return int(rng.choice(len(pi), p=pi)), pi
+        return int(np.argmax(pi)), pi
+
+    def policy(self, view: View, rng: np.random.Generator) -> np.ndarray:
+        """The distribution ``act`` draws from: float64[num_actions]."""
+        return self._decide(self._search(view, rng), rng)[1]
+
+    def act(self, view: View, rng: np.random.Generator) -> int:
+        return self._decide(self._search(view, rng), rng)[0]
+
 
 class SOISMCTSAgent(SearchAgent):
     """Single-observer ISMCTS (seed 000), availability counts in UCB."""
@@ -56,11 +83,10 @@ class SOISMCTSAgent(SearchAgent):
     name = "so_ismcts"
     KNOBS = BELIEF_KNOBS
 
-    def act(self, view: View, rng: np.random.Generator) -> int:
+    def _search(self, view: View, rng: np.random.Generator) -> Stats:
         tree = so_search(self.game, self._sampler(view, rng), view.player, self.budget,
-                         c=self.c, seed=seed_from(rng))
-        action, self.last_stats = best_child(tree, 0, self.final)
-        return action
+                         c=self.c, seed=seed_from(rng), smooth=self.smooth)
+        return tree.stats(0)
 
 
 class MOISMCTSAgent(SearchAgent):
@@ -69,11 +95,10 @@ class MOISMCTSAgent(SearchAgent):
     name = "mo_ismcts"
     KNOBS = BELIEF_KNOBS
 
-    def act(self, view: View, rng: np.random.Generator) -> int:
+    def _search(self, view: View, rng: np.random.Generator) -> Stats:
         tree = mo_search(self.game, self._sampler(view, rng), self.budget, c=self.c,
-                         seed=seed_from(rng))
-        action, self.last_stats = best_child(tree, view.player, self.final)
-        return action
+                         seed=seed_from(rng), smooth=self.smooth)
+        return tree.stats(view.player)
 
 
 class PIMCAgent(SearchAgent):
@@ -87,7 +112,7 @@ class PIMCAgent(SearchAgent):
         self.determinizations = check_int("determinizations", self.knobs["determinizations"],
                                           lo=1)
 
-    def act(self, view: View, rng: np.random.Generator) -> int:
+    def _search(self, view: View, rng: np.random.Generator) -> Stats:
         d = self.determinizations
         worlds = self.belief.sample_many(view, d, rng)
         its, secs = self.budget.iterations, self.budget.seconds
@@ -95,14 +120,13 @@ class PIMCAgent(SearchAgent):
                      seconds=None if secs is None else secs / d)
         votes: dict[int, list[float]] = {}
         for w in worlds:
-            tree = uct_search(self.game, w, view.player, per, c=self.c, seed=seed_from(rng))
+            tree = uct_search(self.game, w, view.player, per, c=self.c, seed=seed_from(rng),
+                              smooth=self.smooth)
             for a, (n, mean) in tree.stats(0).items():
                 v = votes.setdefault(a, [0, 0.0])
                 v[0] += n
                 v[1] += n * mean
-        self.last_stats = {a: (n, w / n if n else 0.0) for a, (n, w) in votes.items()}
-        i = 0 if self.final == "most_visits" else 1
-        return max(self.last_stats, key=lambda a: self.last_stats[a][i])
+        return {a: (n, w / n if n else 0.0) for a, (n, w) in votes.items()}
 
 
 class CheatUCTAgent(SearchAgent):
@@ -116,9 +140,8 @@ class CheatUCTAgent(SearchAgent):
 
     def act_cheating(self, state: State, rng: np.random.Generator) -> int:
         tree = uct_search(self.game, state.data, state.current_player(), self.budget,
-                          c=self.c, seed=seed_from(rng))
-        action, self.last_stats = best_child(tree, 0, self.final)
-        return action
+                          c=self.c, seed=seed_from(rng), smooth=self.smooth)
+        return self._decide(tree.stats(0), rng)[0]
 
 
 for _cls in (SOISMCTSAgent, MOISMCTSAgent, PIMCAgent, CheatUCTAgent):

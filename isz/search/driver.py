@@ -59,16 +59,24 @@ class _Scratch:
         self.cur = np.empty(game.num_players, dtype=np.int64)
 
 
+NO_SMOOTH = (0.0, 0.0, 0.0)
+
+
 def so_search(game: Game, sample_worlds: Sampler, me: int, budget: Budget, *, c: float,
-              seed: int, label_mode: int = OBSERVED, use_parent_visits: bool = False) -> Tree:
-    """Single-observer ISMCTS (or UCT with ``label_mode=FULL``); returns the tree."""
+              seed: int, label_mode: int = OBSERVED, use_parent_visits: bool = False,
+              smooth: tuple[float, float, float] = NO_SMOOTH) -> Tree:
+    """Single-observer ISMCTS (or UCT with ``label_mode=FULL``); returns the tree.
+
+    ``smooth = (eta, gamma, d)`` turns on Smooth UCT selection (eta > 0).
+    """
     run = make_so_ismcts(game.kernel)
+    sm = np.asarray(smooth, dtype=np.float64)
     first = budget.iterations if budget.iterations is not None else 4 * budget.chunk
     tree, rng, b = Tree(first + 2), new_rng(seed), _Scratch(game)
     for n in budget.chunks():
         dets, start = sample_worlds(n), 0
         while start < n:
-            start = run(dets, game.kparams, me, label_mode, use_parent_visits, c, start, n,
+            start = run(dets, game.kparams, me, label_mode, use_parent_visits, c, sm, start, n,
                         tree.nodes, tree.value, tree.count, rng, b.s, b.la, b.lab, b.untried,
                         b.ca, b.cp, b.ret, b.scores)
             if start < n:
@@ -77,17 +85,18 @@ def so_search(game: Game, sample_worlds: Sampler, me: int, budget: Budget, *, c:
 
 
 def uct_search(game: Game, state: np.ndarray, me: int, budget: Budget, *, c: float,
-               seed: int) -> Tree:
+               seed: int, smooth: tuple[float, float, float] = NO_SMOOTH) -> Tree:
     """Plain UCT on one known state (classic ``ln N_parent`` exploration)."""
     world = state[None, :]
     return so_search(game, lambda n: world, me, budget, c=c, seed=seed, label_mode=FULL,
-                     use_parent_visits=True)
+                     use_parent_visits=True, smooth=smooth)
 
 
 def mo_search(game: Game, sample_worlds: Sampler, budget: Budget, *, c: float,
-              seed: int) -> Tree:
+              seed: int, smooth: tuple[float, float, float] = NO_SMOOTH) -> Tree:
     """Multiple-observer ISMCTS; tree roots are nodes ``0..num_players-1``."""
     run = make_mo_ismcts(game.kernel)
+    sm = np.asarray(smooth, dtype=np.float64)
     n_players = game.num_players
     max_new = n_players * (game.max_game_length + 1)
     first = budget.iterations if budget.iterations is not None else 4 * budget.chunk
@@ -96,7 +105,7 @@ def mo_search(game: Game, sample_worlds: Sampler, budget: Budget, *, c: float,
     for n in budget.chunks():
         dets, start = sample_worlds(n), 0
         while start < n:
-            start = run(dets, game.kparams, c, start, n, max_new, tree.nodes, tree.value,
+            start = run(dets, game.kparams, c, sm, start, n, max_new, tree.nodes, tree.value,
                         tree.count, rng, b.s, b.cur, b.la, b.untried, b.ca, b.cp, b.ret,
                         b.scores)
             if start < n:
@@ -104,11 +113,19 @@ def mo_search(game: Game, sample_worlds: Sampler, budget: Budget, *, c: float,
     return tree
 
 
-def best_child(tree: Tree, root: int, final: str) -> tuple[int, dict[int, tuple[int, float]]]:
-    """The root move by ``final`` rule ('most_visits' or 'best_mean'); ties -> first created."""
-    stats = tree.stats(root)
-    if final == "most_visits":
-        label = max(stats, key=lambda a: stats[a][0])
-    else:
-        label = max(stats, key=lambda a: stats[a][1])
-    return label, stats
+def final_policy(stats: dict[int, tuple[int, float]], final: str,
+                 num_actions: int) -> np.ndarray:
+    """The root policy over the action space from ``label -> (visits, mean)``.
+
+    'most_visits' / 'best_mean': one-hot of the best move (ties -> first
+    created); 'visit_distribution': visits normalised (Smooth UCT's average
+    policy).
+    """
+    pi = np.zeros(num_actions, dtype=np.float64)
+    if final == "visit_distribution":
+        for a, (n, _) in stats.items():
+            pi[a] = n
+        return pi / pi.sum()
+    i = 0 if final == "most_visits" else 1
+    pi[max(stats, key=lambda a: stats[a][i])] = 1.0
+    return pi

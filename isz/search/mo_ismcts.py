@@ -19,7 +19,7 @@ import numba as nb
 from isz.games.kernel import Kernel
 from isz.rng import rand_below
 from isz.search.playout import make_playout
-from isz.search.so_ismcts import select_ucb, untried_labels
+from isz.search.so_ismcts import select, untried_labels
 from isz.search.tree import LABEL, backprop, find_or_add
 from isz.types import CHANCE, TERMINAL
 
@@ -41,13 +41,14 @@ def make_mo_ismcts(kernel: Kernel):
             cur[j] = find_or_add(nodes, value, count, cur[j], label, actor)
 
     @nb.njit(cache=True)
-    def run(dets, params, c, start, stop, max_new, nodes, value, count, rng,
+    def run(dets, params, c, smooth, start, stop, max_new, nodes, value, count, rng,
             s, cur, la, untried, ca, cp, ret, scores):
         """Iterations ``start..stop-1`` over worlds ``dets[i % len(dets)]``.
 
         Roots of the trees are nodes ``0..n_players-1``. Returns the next
         iteration (``stop`` unless fewer than ``max_new`` free nodes remain
         at the start of an iteration; the caller grows the tree and resumes).
+        ``smooth``: Smooth UCT parameters as in `isz.search.so_ismcts.select`.
         """
         ndet = dets.shape[0]
         cap = nodes.shape[0]
@@ -74,7 +75,7 @@ def make_mo_ismcts(kernel: Kernel):
                     follow(nodes, value, count, cur, s, params, a, p)
                     apply_action(s, params, a)
                     break
-                ch = select_ucb(nodes, value, cur[p], la, n, c, False)
+                ch = select(nodes, value, cur[p], la, n, c, False, smooth, rng)
                 a = nodes[ch, LABEL]
                 follow(nodes, value, count, cur, s, params, a, p)
                 apply_action(s, params, a)

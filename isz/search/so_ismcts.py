@@ -25,7 +25,7 @@ import math
 import numba as nb
 
 from isz.games.kernel import Kernel
-from isz.rng import rand_below
+from isz.rng import rand_below, rand_float
 from isz.search.playout import make_playout
 from isz.search.tree import AVAIL, CHILD, LABEL, NONE, SIB, VISITS, add_child, backprop, find_child
 from isz.types import CHANCE, TERMINAL
@@ -96,6 +96,50 @@ def select_ucb(nodes, value, node, lab, n, c, use_parent_visits):
     return best
 
 
+@nb.njit(cache=True)
+def select_average(nodes, node, lab, n, rng):
+    """A compatible child drawn in proportion to its visits (the average policy)."""
+    total = 0
+    ch = nodes[node, CHILD]
+    while ch != NONE:
+        for i in range(n):
+            if lab[i] == nodes[ch, LABEL]:
+                total += nodes[ch, VISITS]
+                break
+        ch = nodes[ch, SIB]
+    u = rand_below(rng, total)
+    ch = nodes[node, CHILD]
+    last = NONE
+    while ch != NONE:
+        for i in range(n):
+            if lab[i] == nodes[ch, LABEL]:
+                last = ch
+                u -= nodes[ch, VISITS]
+                break
+        if u < 0:
+            return ch
+        ch = nodes[ch, SIB]
+    return last
+
+
+@nb.njit(cache=True)
+def select(nodes, value, node, lab, n, c, use_parent_visits, smooth, rng):
+    """UCB selection, or Smooth UCT when ``smooth = (eta, gamma, d)`` has eta > 0.
+
+    Smooth UCT (Heinrich & Silver, IJCAI 2015) follows UCB with probability
+    ``eta_k = max(gamma, eta / (1 + d * sqrt(N_parent)))`` and otherwise the
+    node's average policy (children in proportion to their visits); in Kuhn
+    and Leduc this approaches a Nash equilibrium where plain UCT does not.
+    """
+    best = select_ucb(nodes, value, node, lab, n, c, use_parent_visits)
+    if smooth[0] <= 0.0:
+        return best
+    eta_k = max(smooth[1], smooth[0] / (1.0 + smooth[2] * math.sqrt(nodes[node, VISITS])))
+    if rand_float(rng) < eta_k:
+        return best
+    return select_average(nodes, node, lab, n, rng)
+
+
 @functools.cache
 def make_so_ismcts(kernel: Kernel):
     """The compiled SO-ISMCTS iteration loop for one game (see `run` below)."""
@@ -106,12 +150,13 @@ def make_so_ismcts(kernel: Kernel):
     sample_chance, random_playout, terminal_scores = make_playout(kernel)
 
     @nb.njit(cache=True)
-    def run(dets, params, me, label_mode, use_parent_visits, c, start, stop,
+    def run(dets, params, me, label_mode, use_parent_visits, c, smooth, start, stop,
             nodes, value, count, rng, s, la, lab, untried, ca, cp, ret, scores):
         """Iterations ``start..stop-1``, iteration ``i`` in world ``dets[i % len(dets)]``.
 
         Returns the next iteration to run: ``stop``, or earlier when the tree
-        is full (the caller grows it and calls again). ``s``, ``la``, ``lab``,
+        is full (the caller grows it and calls again). ``smooth``: float64[3]
+        Smooth UCT parameters (eta <= 0: plain UCB). ``s``, ``la``, ``lab``,
         ``untried``, ``ca``, ``cp``, ``ret``, ``scores`` are scratch buffers.
         """
         ndet = dets.shape[0]
@@ -148,7 +193,7 @@ def make_so_ismcts(kernel: Kernel):
                     node = add_child(nodes, value, count, node, label, p)
                     apply_action(s, params, a)
                     break
-                node = select_ucb(nodes, value, node, lab, n, c, use_parent_visits)
+                node = select(nodes, value, node, lab, n, c, use_parent_visits, smooth, rng)
                 apply_action(s, params, pick_action(la, lab, n, nodes[node, LABEL], rng))
             random_playout(s, params, rng, la, ca, cp)
             terminal_scores(s, params, ret, scores)
