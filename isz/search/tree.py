@@ -2,8 +2,9 @@
 
 ``nodes`` is ``int64[capacity, 7]`` with the fields below, ``value`` is
 ``float64[capacity]`` (sum of backed-up scores in [0, 1] from the point of view
-of the node's ``ACTOR``, the seat whose move led into the node), ``count`` is
-``int64[1]`` (nodes in use). Children form a singly linked list in creation
+of the node's ``ACTOR``, the seat whose move led into the node), ``prior`` is
+``float64[capacity]`` (the policy prior of the edge into the node; PUCT only),
+``count`` is ``int64[1]`` (nodes in use). Children form a singly linked list in creation
 order (``CHILD`` -> first, ``SIB`` -> next), which keeps creation-order
 tie-breaking identical to the seed's list of children.
 """
@@ -24,6 +25,7 @@ class Tree:
     def __init__(self, capacity: int, roots: int = 1):
         self.nodes = np.empty((max(capacity, roots + 1), NUM_FIELDS), dtype=np.int64)
         self.value = np.zeros(len(self.nodes), dtype=np.float64)
+        self.prior = np.zeros(len(self.nodes), dtype=np.float64)
         self.count = np.zeros(1, dtype=np.int64)
         for r in range(roots):
             init_node(self.nodes, self.value, r, NONE, NONE, NONE)
@@ -40,7 +42,14 @@ class Tree:
         nodes[:n] = self.nodes
         value = np.zeros(2 * n, dtype=np.float64)
         value[:n] = self.value
-        self.nodes, self.value = nodes, value
+        prior = np.zeros(2 * n, dtype=np.float64)
+        prior[:n] = self.prior
+        self.nodes, self.value, self.prior = nodes, value, prior
+
+    def reserve(self, free: int) -> None:
+        """Grow until at least ``free`` unused nodes remain."""
+        while self.capacity - int(self.count[0]) < free:
+            self.grow()
 
     def children(self, node: int = 0) -> list[int]:
         out, ch = [], int(self.nodes[node, CHILD])

@@ -1,0 +1,195 @@
+"""PUCT-ISMCTS, compiled per game and batched over many searches in lockstep.
+
+Each simulation of each search samples a world, walks down by PUCT, and stops
+at a leaf: the acting player's unexpanded node. The leaf is evaluated from the
+acting player's *own* view in that world (`Kernel.info_tensor`) — never from
+the hidden state — and all leaves of a step go to the evaluator in one batch.
+
+Trees. ``mo`` (default): one tree per player, as MO-ISMCTS; a node of tree
+``p`` where ``p`` acts is ``p``'s information set, so its children (``p``'s
+legal moves) are the same in every world and the priors of the network on
+``p``'s view are well defined. ``so``: one tree of the searcher; opponent
+moves are labelled by what the searcher observes; an opponent node takes its
+priors from the opponent's view in the world that first reached it, and moves
+that become legal only in later worlds join with prior ``1/n``.
+
+Selection: ``Q + c_puct * P * sqrt(A) / (1 + N)``, where ``A`` counts the
+visits of the parent in which the move was legal (availability, the ISMCTS
+analogue of the parent visit count; in ``mo`` trees it equals the parent's
+visits after expansion, i.e. AlphaZero's PUCT). ``Q`` is the mean score in
+[0, 1] of the acting player, ``fpu`` for unvisited moves. Leaf values: the
+evaluator's value for every player, ``(v + 1) / 2``; terminals use the true
+returns; with ``rollouts`` a random playout replaces the evaluator (uniform
+priors), giving a knowledge-free PUCT-ISMCTS.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+
+import numba as nb
+
+from isz.games.kernel import Kernel
+from isz.search.playout import make_playout
+from isz.search.so_ismcts import pick_action
+from isz.search.tree import (
+    AVAIL,
+    CHILD,
+    LABEL,
+    NONE,
+    SIB,
+    VISITS,
+    add_child,
+    backprop,
+    find_child,
+    find_or_add,
+)
+from isz.types import CHANCE, TERMINAL
+
+NEEDS_EVAL = 1
+
+
+@nb.njit(cache=True)
+def add_edge(nodes, value, prior, count, node, label, actor, p):
+    ch = add_child(nodes, value, count, node, label, actor)
+    nodes[ch, AVAIL] = 0  # PUCT counts availability from the first selection on
+    prior[ch] = p
+    return ch
+
+
+@nb.njit(cache=True)
+def select_puct(nodes, value, prior, count, node, lab, n, actor, c_puct, fpu):
+    """The compatible child maximising PUCT; new labels join with prior 1/n."""
+    for i in range(n):
+        if find_child(nodes, node, lab[i]) == NONE:
+            add_edge(nodes, value, prior, count, node, lab[i], actor, 1.0 / n)
+    best = NONE
+    best_v = -1e300
+    ch = nodes[node, CHILD]
+    while ch != NONE:
+        label = nodes[ch, LABEL]
+        for i in range(n):
+            if lab[i] == label:
+                nodes[ch, AVAIL] += 1
+                nv = nodes[ch, VISITS]
+                q = value[ch] / nv if nv > 0 else fpu
+                v = q + c_puct * prior[ch] * math.sqrt(nodes[ch, AVAIL]) / (1.0 + nv)
+                if v > best_v:
+                    best_v = v
+                    best = ch
+                break
+        ch = nodes[ch, SIB]
+    return best
+
+
+@functools.cache
+def make_puct(kernel: Kernel):
+    """Compiled ``descend`` and ``expand`` for one game (see their docstrings)."""
+    current_player = kernel.current_player
+    legal_actions = kernel.legal_actions
+    apply_action = kernel.apply_action
+    observe = kernel.observe
+    info_tensor = kernel.info_tensor
+    sample_chance, random_playout, terminal_scores = make_playout(kernel)
+
+    @nb.njit(cache=True)
+    def label_of(s, params, a, actor, owner):
+        return a if actor == owner else observe(s, params, a, owner)
+
+    @nb.njit(cache=True)
+    def descend(worlds, params, me, mo, c_puct, fpu, rollouts, nodes, value, prior, count,
+                rng, cur, leaf, status, tensors, masks, labels, s, la, lab, ca, cp, ret,
+                scores):
+        """One simulation of every search ``b`` down to a leaf or a terminal.
+
+        worlds: int64[B, state_size], this step's world of each search.
+        me: int64[B] searching seat; mo: 1 for one tree per player, 0 for one.
+        cur: int64[B, T] tree cursors (tree ``t`` of search ``b`` has root
+        ``b * T + t``). On return ``status[b] == NEEDS_EVAL`` when the actor
+        ``leaf[b, 0]`` must be evaluated at node ``cur[b, leaf[b, 1]]``: its
+        tensor is in ``tensors[b]``, its legal mask in ``masks[b]`` and the
+        edge label of each legal action in ``labels[b]``; otherwise the
+        simulation ended at a terminal (or a rollout) and is backed up.
+        """
+        n_trees = cur.shape[1]
+        for b in range(worlds.shape[0]):
+            s[:] = worlds[b]
+            for t in range(n_trees):
+                cur[b, t] = b * n_trees + t
+            status[b] = 0
+            while True:
+                p = current_player(s, params)
+                if p == TERMINAL:
+                    terminal_scores(s, params, ret, scores)
+                    break
+                if p == CHANCE:
+                    a = sample_chance(s, params, rng, ca, cp)
+                    for t in range(n_trees):
+                        owner = t if mo else me[b]
+                        cur[b, t] = find_or_add(nodes, value, count, cur[b, t],
+                                                observe(s, params, a, owner), -1)
+                    apply_action(s, params, a)
+                    continue
+                at = p if mo else 0
+                owner = p if mo else me[b]
+                x = cur[b, at]
+                n = legal_actions(s, params, la)
+                for i in range(n):
+                    lab[i] = label_of(s, params, la[i], p, owner)
+                if nodes[x, CHILD] == NONE:
+                    if rollouts:
+                        for i in range(n):
+                            if find_child(nodes, x, lab[i]) == NONE:
+                                add_edge(nodes, value, prior, count, x, lab[i], p, 1.0 / n)
+                        random_playout(s, params, rng, la, ca, cp)
+                        terminal_scores(s, params, ret, scores)
+                        break
+                    info_tensor(s, params, p, tensors[b])
+                    masks[b, :] = False
+                    for i in range(n):
+                        masks[b, la[i]] = True
+                        labels[b, la[i]] = lab[i]
+                    leaf[b, 0] = p
+                    leaf[b, 1] = at
+                    status[b] = NEEDS_EVAL
+                    break
+                ch = select_puct(nodes, value, prior, count, x, lab, n, p, c_puct, fpu)
+                a = pick_action(la, lab, n, nodes[ch, LABEL], rng)
+                for t in range(n_trees):
+                    if t == at:
+                        cur[b, t] = ch
+                    else:
+                        cur[b, t] = find_or_add(nodes, value, count, cur[b, t],
+                                                label_of(s, params, a, p, t), p)
+                apply_action(s, params, a)
+            if status[b] != NEEDS_EVAL:
+                for t in range(n_trees):
+                    backprop(nodes, value, cur[b, t], scores)
+
+    @nb.njit(cache=True)
+    def expand(priors, values, nodes, value, prior, count, cur, leaf, status, masks, labels,
+               scores):
+        """Create the children of every evaluated leaf and back its values up.
+
+        priors: float32[B, A]; values: float32[B, num_players] in [-1, 1]
+        (rows of searches whose ``status`` is not NEEDS_EVAL are ignored).
+        """
+        n_trees = cur.shape[1]
+        for b in range(cur.shape[0]):
+            if status[b] != NEEDS_EVAL:
+                continue
+            actor = leaf[b, 0]
+            x = cur[b, leaf[b, 1]]
+            for a in range(masks.shape[1]):
+                if masks[b, a]:
+                    ch = find_child(nodes, x, labels[b, a])
+                    if ch == NONE:
+                        ch = add_edge(nodes, value, prior, count, x, labels[b, a], actor, 0.0)
+                    prior[ch] += priors[b, a]
+            for i in range(scores.shape[0]):
+                scores[i] = 0.5 * (values[b, i] + 1.0)
+            for t in range(n_trees):
+                backprop(nodes, value, cur[b, t], scores)
+
+    return descend, expand

@@ -1,0 +1,124 @@
+"""Python driver of batched PUCT-ISMCTS: lockstep simulation, one batch per step.
+
+`PUCTBatch.run` advances ``B`` independent searches one simulation at a time;
+each step evaluates every pending leaf in one `Evaluator` call, which is what
+makes a network forward pass cheap per position (self-play runs B = 64-256).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from isz.games.base import Game
+from isz.rng import new_rng
+from isz.search.evaluator import Evaluator
+from isz.search.puct import NEEDS_EVAL, make_puct
+from isz.search.tree import CHILD, LABEL, NONE, SIB, VISITS, Tree
+
+
+@dataclass(frozen=True)
+class PUCTConfig:
+    """PUCT knobs: exploration, first-play urgency, tree kind, root noise."""
+
+    c_puct: float = 1.5
+    fpu: float = 0.5
+    tree: str = "mo"
+    rollouts: bool = False
+    dirichlet_alpha: float = 0.3
+    dirichlet_eps: float = 0.0
+
+
+class PUCTBatch:
+    """``B`` searches over one game; ``worlds[b, k]`` is search b's world at simulation k."""
+
+    def __init__(self, game: Game, cfg: PUCTConfig, worlds: np.ndarray, me: np.ndarray,
+                 seed: int):
+        self.game, self.cfg = game, cfg
+        self.descend, self.expand = make_puct(game.kernel)
+        self.worlds = worlds
+        self.me = np.asarray(me, dtype=np.int64)
+        b = len(worlds)
+        self.n_trees = game.num_players if cfg.tree == "mo" else 1
+        sims = worlds.shape[1]
+        self.per_step = self.n_trees * (game.max_game_length + 1) + game.num_actions
+        self.tree = Tree(b * (self.n_trees + 2 * sims) + self.per_step * b,
+                         roots=b * self.n_trees)
+        self.rng = new_rng(seed)
+        self.np_rng = np.random.default_rng(seed)
+        self.cur = np.zeros((b, self.n_trees), dtype=np.int64)
+        self.leaf = np.zeros((b, 2), dtype=np.int64)
+        self.status = np.zeros(b, dtype=np.int64)
+        self.tensors = np.zeros((b, game.tensor_size), dtype=np.float32)
+        self.masks = np.zeros((b, game.num_actions), dtype=np.bool_)
+        self.labels = np.zeros((b, game.num_actions), dtype=np.int64)
+        self.s = np.empty(game.state_size, dtype=np.int64)
+        self.la = np.empty(game.num_actions, dtype=np.int64)
+        self.lab = np.empty(game.num_actions, dtype=np.int64)
+        self.ca = np.empty(max(game.max_chance_outcomes, 1), dtype=np.int64)
+        self.cp = np.empty(len(self.ca), dtype=np.float64)
+        self.ret = np.empty(game.num_players, dtype=np.float64)
+        self.scores = np.empty(game.num_players, dtype=np.float64)
+        self.evaluations = 0
+        self.leaf_batches: list[int] = []
+
+    def root(self, b: int) -> int:
+        """Root node of search b's own tree."""
+        return b * self.n_trees + (int(self.me[b]) if self.n_trees > 1 else 0)
+
+    def step(self, k: int, evaluator: Evaluator | None) -> None:
+        """Simulation ``k`` of every search: descend, evaluate the leaves in one batch, expand."""
+        g, c, t = self.game, self.cfg, self.tree
+        t.reserve(self.per_step * len(self.worlds))
+        self.descend(self.worlds[:, k % self.worlds.shape[1]], g.kparams, self.me,
+                     int(self.n_trees > 1), c.c_puct, c.fpu, c.rollouts, t.nodes, t.value,
+                     t.prior, t.count, self.rng, self.cur, self.leaf, self.status,
+                     self.tensors, self.masks, self.labels, self.s, self.la, self.lab,
+                     self.ca, self.cp, self.ret, self.scores)
+        need = np.flatnonzero(self.status == NEEDS_EVAL)
+        if len(need) == 0:
+            return
+        priors = np.zeros((len(self.worlds), g.num_actions), dtype=np.float32)
+        values = np.zeros((len(self.worlds), g.num_players), dtype=np.float32)
+        p, v = evaluator.evaluate(self.tensors[need], self.masks[need])
+        priors[need], values[need] = p, v
+        self.evaluations += len(need)
+        self.leaf_batches.append(len(need))
+        if c.dirichlet_eps > 0:
+            self._root_noise(need, priors)
+        self.expand(priors, values, t.nodes, t.value, t.prior, t.count, self.cur, self.leaf,
+                    self.status, self.masks, self.labels, self.scores)
+
+    def _root_noise(self, need: np.ndarray, priors: np.ndarray) -> None:
+        """Dirichlet noise on the searcher's root priors when the root is expanded."""
+        for b in need:
+            if self.cur[b, self.leaf[b, 1]] == self.root(b) and self.leaf[b, 0] == self.me[b]:
+                legal = np.flatnonzero(self.masks[b])
+                noise = self.np_rng.dirichlet([self.cfg.dirichlet_alpha] * len(legal))
+                eps = self.cfg.dirichlet_eps
+                priors[b, legal] = (1 - eps) * priors[b, legal] + eps * noise
+
+    def run(self, evaluator: Evaluator | None, simulations: int) -> None:
+        if evaluator is None and not self.cfg.rollouts:
+            raise ValueError("PUCT without an evaluator needs rollouts=True")
+        for k in range(simulations):
+            self.step(k, evaluator)
+
+    def root_stats(self, b: int) -> dict[int, tuple[int, float]]:
+        """action -> (visits, mean score) at search b's root."""
+        nodes, out = self.tree.nodes, {}
+        ch = int(nodes[self.root(b), CHILD])
+        while ch != NONE:
+            n = int(nodes[ch, VISITS])
+            out[int(nodes[ch, LABEL])] = (n, self.tree.value[ch] / n if n else 0.0)
+            ch = int(nodes[ch, SIB])
+        return out
+
+    def visit_policy(self, b: int) -> np.ndarray:
+        """Root visit distribution of search b: float32[num_actions] (the policy target)."""
+        pi = np.zeros(self.game.num_actions, dtype=np.float32)
+        for a, (n, _) in self.root_stats(b).items():
+            pi[a] = n
+        total = pi.sum()
+        return pi / total if total > 0 else pi
