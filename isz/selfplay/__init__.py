@@ -1,0 +1,6 @@
+"""Batched self-play producing training positions."""
+
+from isz.selfplay.records import GameRecord, Positions
+from isz.selfplay.selfplay import SelfPlayConfig, SelfPlayStats, play
+
+__all__ = ["GameRecord", "Positions", "SelfPlayConfig", "SelfPlayStats", "play"]
