@@ -1,0 +1,124 @@
+"""Typed schema of `scripts/train.py` (hydra groups: game, search, belief, model,
+selfplay, trainer, logger, experiment). One line per key says what it does.
+
+Hydra merges ``conf/`` into these dataclasses, so a misspelt key is rejected
+with the key named; `validate` checks the values and names what is allowed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from isz.types import IszError, check_choice, check_int
+
+
+@dataclass
+class GameCfg:
+    name: str = "tricks"  # registered game or preset (isz.game_names())
+    params: dict[str, Any] = field(default_factory=dict)  # overrides of the game's parameters
+
+
+@dataclass
+class SearchCfg:
+    simulations: int = 32  # PUCT simulations per move, in self-play and evaluation
+    c_puct: float = 1.5  # exploration weight of the prior
+    fpu: float = 0.5  # score in [0, 1] assumed for an unvisited move
+    tree: str = "mo"  # mo: one tree per player; so: one tree of the searcher
+    dirichlet_alpha: float = 0.3  # root noise concentration (self-play only)
+    dirichlet_eps: float = 0.25  # root noise weight (self-play only)
+    temperature_moves: int = 4  # first moves of a game sampled by visits, then argmax
+
+
+@dataclass
+class BeliefCfg:
+    name: str = "uniform"  # determinization sampler of every seat (isz.belief names)
+
+
+@dataclass
+class ModelCfg:
+    width: int = 128  # hidden units of the residual MLP
+    depth: int = 2  # residual blocks
+
+
+@dataclass
+class SelfPlayCfg:
+    parallel_games: int = 64  # games searched in lockstep (one forward pass per step)
+    games_per_iteration: int = 128  # games played per training iteration
+
+
+@dataclass
+class TrainerCfg:
+    iterations: int = 20  # self-play + learning rounds
+    steps_per_iteration: int = 100  # gradient steps per iteration
+    batch_size: int = 256  # positions per gradient step
+    lr: float = 2e-3  # AdamW learning rate (peak)
+    weight_decay: float = 1e-4  # AdamW decoupled weight decay
+    lr_schedule: str = "cosine"  # cosine (to 10%) or constant
+    value_weight: float = 1.0  # weight of the value MSE against the policy cross-entropy
+    buffer_size: int = 50_000  # replay capacity in positions
+    device: str = "auto"  # auto (CUDA when present), cpu, cuda, cuda:N
+    seed: int = 0  # every random choice of the run flows from it
+    eval_every: int = 5  # iterations between arena evaluations (0 = final only)
+    eval_deals: int = 50  # deals per periodic evaluation matchup
+    final_eval_deals: int = 200  # deals per final evaluation matchup
+    eval_opponents: list[str] = field(default_factory=lambda: ["so_ismcts", "pimc"])
+    checkpoint_every: int = 5  # iterations between kept numbered checkpoints
+    keep_last: int = 3  # numbered checkpoints kept (plus last.pt and best.pt)
+
+
+@dataclass
+class LoggerCfg:
+    tensorboard: bool = True  # scalars under <run_dir>/tb
+    progress: bool = True  # progress bars (hidden when stderr is not a terminal)
+
+
+@dataclass
+class ExperimentCfg:
+    name: str = "tricks"  # names the run folder
+    run_dir: str = "runs/${experiment.name}"  # same folder again = resume
+
+
+@dataclass
+class TrainConfig:
+    game: GameCfg = field(default_factory=GameCfg)
+    search: SearchCfg = field(default_factory=SearchCfg)
+    belief: BeliefCfg = field(default_factory=BeliefCfg)
+    model: ModelCfg = field(default_factory=ModelCfg)
+    selfplay: SelfPlayCfg = field(default_factory=SelfPlayCfg)
+    trainer: TrainerCfg = field(default_factory=TrainerCfg)
+    logger: LoggerCfg = field(default_factory=LoggerCfg)
+    experiment: ExperimentCfg = field(default_factory=ExperimentCfg)
+
+
+def _positive(what: str, value: float) -> None:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or value <= 0:
+        raise IszError(f"{what} must be a number > 0, got {value!r}")
+
+
+def validate(cfg: TrainConfig) -> None:
+    """Raise `IszError` naming the first bad value and what is allowed."""
+    from isz.agents import agent_names
+    from isz.belief import belief_names
+
+    s, t = cfg.search, cfg.trainer
+    check_int("search.simulations", s.simulations, lo=1)
+    check_choice("search.tree", s.tree, ("mo", "so"))
+    check_int("search.temperature_moves", s.temperature_moves, lo=0)
+    if not 0 <= s.dirichlet_eps <= 1:
+        raise IszError(f"search.dirichlet_eps must be in [0, 1], got {s.dirichlet_eps}")
+    _positive("search.dirichlet_alpha", s.dirichlet_alpha)
+    check_choice("belief", cfg.belief.name, belief_names())
+    check_int("model.width", cfg.model.width, lo=1)
+    check_int("model.depth", cfg.model.depth, lo=0)
+    check_int("selfplay.parallel_games", cfg.selfplay.parallel_games, lo=1)
+    check_int("selfplay.games_per_iteration", cfg.selfplay.games_per_iteration, lo=1)
+    for key in ("iterations", "steps_per_iteration", "batch_size", "buffer_size",
+                "final_eval_deals", "eval_deals", "checkpoint_every", "keep_last"):
+        check_int(f"trainer.{key}", getattr(t, key), lo=1)
+    check_int("trainer.eval_every", t.eval_every, lo=0)
+    check_int("trainer.seed", t.seed, lo=0)
+    _positive("trainer.lr", t.lr)
+    check_choice("trainer.lr_schedule", t.lr_schedule, ("cosine", "constant"))
+    for name in t.eval_opponents:
+        check_choice("trainer.eval_opponents entry", name, agent_names())

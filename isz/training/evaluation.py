@@ -1,0 +1,45 @@
+"""Evaluation of the network during training: arena matches and exploitability.
+
+The trained planner (`PUCTAgent` with the current network, no root noise,
+most-visited move) plays each opponent at the same simulation count; on Kuhn
+and Leduc poker the exact exploitability of its policy is computed too.
+"""
+
+from __future__ import annotations
+
+from isz.agents import make_agent
+from isz.agents.network import NetworkEvaluator
+from isz.agents.puct_agent import PUCTAgent
+from isz.evaluation import match
+from isz.evaluation.exploitability import agent_policy, exploitability
+from isz.games.base import Game
+from isz.nn.model import PolicyValueNet
+
+EXACT_GAMES = ("kuhn_poker", "leduc_poker")
+
+
+def planner(game: Game, model: PolicyValueNet, cfg, device) -> PUCTAgent:
+    """The network-guided planner as it plays in evaluation."""
+    s = cfg.search
+    return PUCTAgent(game, evaluator=NetworkEvaluator(model, device), iterations=s.simulations,
+                     c_puct=s.c_puct, fpu=s.fpu, tree=s.tree, belief=cfg.belief.name)
+
+
+def evaluate(game: Game, model: PolicyValueNet, cfg, device, deals: int, seed: int
+             ) -> dict[str, float]:
+    """Scalars ``eval/score_vs_<opp>``, ``eval/se_vs_<opp>`` (and exploitability)."""
+    out: dict[str, float] = {}
+    sims = cfg.search.simulations
+    for opp in cfg.trainer.eval_opponents:
+        seats = [planner(game, model, cfg, device)]
+        while len(seats) < game.num_players:
+            seats.append(make_agent(opp, game, **({"iterations": sims}
+                                                  if opp != "random" else {})))
+        res = match(game, seats, deals=deals, seed=seed, progress=False)
+        me = res.agents[0]
+        out[f"eval/score_vs_{opp}"] = me.score
+        out[f"eval/se_vs_{opp}"] = me.score_se
+    if game.name in EXACT_GAMES:
+        agent = planner(game, model, cfg, device)
+        out["eval/exploitability"] = exploitability(game, agent_policy(agent, seed)).exploitability
+    return out

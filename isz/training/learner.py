@@ -1,0 +1,68 @@
+"""One gradient step of the AlphaZero loss on a replay batch.
+
+loss = policy cross-entropy against the root visit distribution
+     + value_weight * mean squared error of every player's value against the
+       final returns; weight decay is AdamW's (decoupled).
+"""
+
+from __future__ import annotations
+
+import math
+
+import torch
+
+from isz.nn.model import PolicyValueNet
+from isz.selfplay.records import Positions
+from isz.types import IszError
+
+Scheduler = torch.optim.lr_scheduler.LRScheduler
+
+
+class TrainingDiverged(IszError):
+    """A non-finite loss: the run stops and keeps its last good checkpoint."""
+
+
+def make_optimizer(model: PolicyValueNet, lr: float, weight_decay: float, total_steps: int,
+                   schedule: str) -> tuple[torch.optim.Optimizer, Scheduler]:
+    """AdamW with a 'cosine' decay to 10% or a 'constant' learning rate."""
+    opt = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=weight_decay)
+    if schedule == "cosine":
+        def f(step: int) -> float:
+            t = min(step / max(total_steps, 1), 1.0)
+            return 0.1 + 0.9 * 0.5 * (1 + math.cos(math.pi * t))
+    else:
+        def f(step: int) -> float:
+            return 1.0
+    return opt, torch.optim.lr_scheduler.LambdaLR(opt, f)
+
+
+def loss_terms(model: PolicyValueNet, batch: Positions, device: torch.device,
+               value_weight: float) -> dict[str, torch.Tensor]:
+    """Policy CE, value MSE and their weighted sum for one batch."""
+    x = torch.from_numpy(batch.tensors).to(device)
+    mask = torch.from_numpy(batch.masks).to(device)
+    pi = torch.from_numpy(batch.policies).to(device)
+    z = torch.from_numpy(batch.returns).to(device)
+    logits, v = model(x, mask)
+    logp = torch.log_softmax(logits, dim=-1)
+    policy = -(pi * logp).sum(dim=-1).mean()
+    value = ((v - z) ** 2).mean()
+    return {"policy": policy, "value": value, "total": policy + value_weight * value}
+
+
+def train_step(model, opt, sched, batch: Positions, device, value_weight: float,
+               grad_clip: float = 5.0) -> dict[str, float]:
+    model.train()
+    terms = loss_terms(model, batch, device, value_weight)
+    total = terms["total"]
+    if not torch.isfinite(total):
+        raise TrainingDiverged(f"loss became {total.item()} (policy {terms['policy'].item()}, "
+                               f"value {terms['value'].item()}); the run stops here and the "
+                               "last good checkpoint is kept")
+    opt.zero_grad(set_to_none=True)
+    total.backward()
+    gn = torch.nn.utils.clip_grad_norm_(model.parameters(), grad_clip)
+    opt.step()
+    sched.step()
+    model.eval()
+    return {k: float(t.detach()) for k, t in terms.items()} | {"grad_norm": float(gn)}

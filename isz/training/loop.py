@@ -1,0 +1,97 @@
+"""`train(cfg)`: the AlphaZero-style loop through information-set search.
+
+Each iteration: batched self-play with the current network (every seat
+searches from its own view) -> positions into the replay buffer -> gradient
+steps -> (every ``eval_every``) arena evaluation -> an atomic checkpoint of
+everything. Running it again on the same run folder resumes where it stopped.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+from omegaconf import OmegaConf
+
+from isz.agents.network import NetworkEvaluator
+from isz.games.registry import make_game
+from isz.nn.device import resolve_device
+from isz.nn.model import ModelConfig
+from isz.search.puct_driver import PUCTConfig
+from isz.selfplay import SelfPlayConfig, play
+from isz.training import run_state
+from isz.training.config import TrainConfig, validate
+from isz.training.evaluation import evaluate
+from isz.training.learner import train_step
+from isz.training.logging import RunLogger
+
+
+def _selfplay_cfg(cfg: TrainConfig) -> SelfPlayConfig:
+    s = cfg.search
+    puct = PUCTConfig(c_puct=s.c_puct, fpu=s.fpu, tree=s.tree, dirichlet_alpha=s.dirichlet_alpha,
+                      dirichlet_eps=s.dirichlet_eps)
+    return SelfPlayConfig(parallel_games=cfg.selfplay.parallel_games,
+                          simulations=s.simulations, temperature_moves=s.temperature_moves,
+                          belief=cfg.belief.name, puct=puct)
+
+
+def _learn(st, cfg: TrainConfig, device) -> dict[str, float]:
+    t = cfg.trainer
+    sums: dict[str, float] = {}
+    t0 = time.perf_counter()
+    for _ in range(t.steps_per_iteration):
+        batch = st.buffer.sample(t.batch_size, st.rng)
+        for k, v in train_step(st.model, st.optimizer, st.scheduler, batch, device,
+                               t.value_weight).items():
+            sums[k] = sums.get(k, 0.0) + v
+        st.counters["steps"] += 1
+    n = t.steps_per_iteration
+    out = {f"loss/{k}": v / n for k, v in sums.items()}
+    out["perf/train_steps_per_s"] = n / max(time.perf_counter() - t0, 1e-9)
+    out["loss/lr"] = st.scheduler.get_last_lr()[0]
+    return out
+
+
+def train(cfg: TrainConfig) -> dict[str, float]:
+    """Run (or resume) training; returns the last evaluation scalars."""
+    validate(cfg)
+    t = cfg.trainer
+    game = make_game(cfg.game.name, **dict(cfg.game.params))
+    device = resolve_device(t.device)
+    model_cfg = ModelConfig(width=cfg.model.width, depth=cfg.model.depth)
+    run_dir = Path(cfg.experiment.run_dir)
+    last = run_dir / "checkpoints" / "last.pt"
+    st = run_state.resume(last, game, model_cfg, t, device) if last.exists() \
+        else run_state.fresh(game, model_cfg, t, device)
+    log = RunLogger(run_dir, cfg.logger, start=st.counters["iteration"], total=t.iterations)
+    if not st.resumed:
+        log.hparams(OmegaConf.to_yaml(OmegaConf.structured(cfg)))
+    sp_cfg = _selfplay_cfg(cfg)
+    scalars: dict[str, float] = {}
+    while st.counters["iteration"] < t.iterations:
+        it = st.counters["iteration"] + 1
+        evaluator = NetworkEvaluator(st.model, device)
+        pos, stats = play(game, evaluator, sp_cfg, cfg.selfplay.games_per_iteration, st.rng)
+        st.buffer.add(pos)
+        st.counters["games"] += stats.games
+        st.counters["positions"] += stats.positions
+        scalars = {f"perf/{k}": v for k, v in stats.as_scalars().items()}
+        scalars["selfplay/mean_game_length"] = stats.positions / max(stats.games, 1)
+        scalars["selfplay/buffer_size"] = len(st.buffer)
+        scalars.update(_learn(st, cfg, device))
+        final = it == t.iterations
+        if final or (t.eval_every and it % t.eval_every == 0):
+            deals = t.final_eval_deals if final else t.eval_deals
+            scalars.update(evaluate(game, st.model, cfg, device, deals, seed=t.seed + it))
+        score = scalars.get(f"eval/score_vs_{t.eval_opponents[0]}") if t.eval_opponents \
+            else None
+        is_best = score is not None and score > st.best_score
+        if is_best:
+            st.best_score = score
+        st.counters["iteration"] = it
+        run_state.save(run_dir, st, game, model_cfg, t.checkpoint_every, t.keep_last, is_best)
+        log.iteration(it, scalars)
+    log.close()
+    return scalars
+
+

@@ -1,0 +1,104 @@
+"""Everything a run needs to continue after a kill: saved atomically each iteration.
+
+A run folder holds ``checkpoints/last.pt`` (network, optimizer, scheduler,
+counters, RNG states and the name of its replay-buffer file), the buffer
+``checkpoints/buffer-<iteration>.npz`` it names, numbered checkpoints
+``iter-<n>.pt`` (the last ``keep_last``) and ``best.pt``. The buffer is
+written before the checkpoint that names it and old buffers are removed only
+after, so a kill at any moment leaves a consistent pair: the run resumes with
+nothing lost but the unfinished iteration.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+import torch
+
+from isz.games.base import Game
+from isz.nn.checkpoint import load_checkpoint, save_checkpoint
+from isz.nn.model import ModelConfig, PolicyValueNet, build_model
+from isz.training.buffer import ReplayBuffer
+from isz.training.learner import make_optimizer
+
+
+@dataclass
+class RunState:
+    """Model, optimizer, buffer, generator and counters of a training run."""
+
+    model: PolicyValueNet
+    optimizer: torch.optim.Optimizer
+    scheduler: object
+    buffer: ReplayBuffer
+    rng: np.random.Generator
+    counters: dict = field(default_factory=lambda: {"iteration": 0, "games": 0,
+                                                   "positions": 0, "steps": 0})
+    best_score: float = -1.0
+    resumed: bool = False
+
+
+def _opt(model, tcfg):
+    total = tcfg.iterations * tcfg.steps_per_iteration
+    return make_optimizer(model, tcfg.lr, tcfg.weight_decay, total, tcfg.lr_schedule)
+
+
+def fresh(game: Game, model_cfg: ModelConfig, tcfg, device) -> RunState:
+    torch.manual_seed(tcfg.seed)
+    model = build_model(game, model_cfg).to(device)
+    opt, sched = _opt(model, tcfg)
+    return RunState(model, opt, sched, ReplayBuffer(tcfg.buffer_size),
+                    np.random.default_rng(tcfg.seed))
+
+
+def resume(path: Path, game: Game, model_cfg: ModelConfig, tcfg, device) -> RunState:
+    """Load ``last.pt`` and the buffer it names (IszError for another game or a bad file)."""
+    ckpt = load_checkpoint(path, game, map_location=device)
+    model = build_model(game, ModelConfig.from_dict(ckpt["model_config"])).to(device)
+    model.load_state_dict(ckpt["model"])
+    opt, sched = _opt(model, tcfg)
+    opt.load_state_dict(ckpt["optimizer"])
+    extra = ckpt["extra"]
+    sched.load_state_dict(json.loads(extra["scheduler"]))
+    rng = np.random.default_rng()
+    rng.bit_generator.state = json.loads(extra["rng"])
+    torch.set_rng_state(extra["torch_rng"])
+    buffer = ReplayBuffer.load(path.parent / extra["buffer_file"])
+    st = RunState(model, opt, sched, buffer, rng, dict(ckpt["counters"]),
+                  float(extra["best_score"]), resumed=True)
+    return st
+
+
+def save(run_dir: Path, st: RunState, game: Game, model_cfg: ModelConfig, keep_every: int,
+         keep_last: int, is_best: bool) -> Path:
+    """Buffer, then ``last.pt`` naming it; numbered/best copies; then prune old files."""
+    ck = run_dir / "checkpoints"
+    ck.mkdir(parents=True, exist_ok=True)
+    it = st.counters["iteration"]
+    buf_name = f"buffer-{it:06d}.npz"
+    st.buffer.save(ck / buf_name)
+    extra = {"scheduler": json.dumps(st.scheduler.state_dict()),
+             "rng": json.dumps(st.rng.bit_generator.state),
+             "torch_rng": torch.get_rng_state(), "buffer_file": buf_name,
+             "best_score": float(st.best_score)}
+    last = save_checkpoint(ck / "last.pt", model=st.model, game=game, model_cfg=model_cfg,
+                           optimizer=st.optimizer, counters=st.counters, extra=extra)
+    if it % keep_every == 0:
+        _copy_atomic(last, ck / f"iter-{it:06d}.pt")
+    if is_best:
+        _copy_atomic(last, ck / "best.pt")
+    for old in sorted(ck.glob("iter-*.pt"))[:-keep_last]:
+        old.unlink(missing_ok=True)
+    for old in ck.glob("buffer-*.npz"):
+        if old.name != buf_name:
+            old.unlink(missing_ok=True)
+    return last
+
+
+def _copy_atomic(src: Path, dst: Path) -> None:
+    tmp = dst.with_name(f".{dst.name}.tmp")
+    shutil.copyfile(src, tmp)
+    tmp.replace(dst)

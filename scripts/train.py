@@ -1,0 +1,49 @@
+"""Train a policy/value network by self-play through information-set search.
+
+    python scripts/train.py                           # the default: tricks, ~minutes on CPU
+    python scripts/train.py game=kuhn_poker trainer.iterations=30
+    tensorboard --logdir runs                         # watch it
+
+Re-running the same command (same ``experiment.run_dir``) resumes the run from
+its last checkpoint. Keys: isz/training/config.py; groups in conf/. User
+errors (unknown names, bad values, a checkpoint of another game, a diverged
+loss) exit with status 2 and one ``error: ...`` line on stderr.
+"""
+
+from __future__ import annotations
+
+import sys
+
+import hydra
+from hydra.core.config_store import ConfigStore
+from omegaconf import DictConfig, OmegaConf
+
+from isz import IszError
+from isz.training.config import TrainConfig
+
+
+def _schema():
+    node = OmegaConf.structured(TrainConfig)
+    OmegaConf.set_struct(node.game.params, False)  # game params are vetted by make_game
+    return node
+
+
+ConfigStore.instance().store(name="train_schema", node=_schema())
+
+
+@hydra.main(config_path="../conf", config_name="train", version_base=None)
+def main(cfg: DictConfig) -> None:
+    from isz.training.loop import train
+
+    try:
+        scalars = train(OmegaConf.to_object(cfg))
+    except IszError as e:
+        print(f"error: {e}", file=sys.stderr)
+        sys.exit(2)
+    evals = {k: v for k, v in scalars.items() if k.startswith("eval/")}
+    for k, v in sorted(evals.items()):
+        print(f"{k:32s} {v:.4f}")
+
+
+if __name__ == "__main__":
+    main()
