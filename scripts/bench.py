@@ -33,8 +33,11 @@ AGENTS = ["so_ismcts", "mo_ismcts", "pimc", "cheat_uct"]
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--only", default="search,arena",
-                    help="comma list of sections: search, arena")
+    ap.add_argument("--only", default="search,arena,selfplay,nn",
+                    help="comma list of sections: search, arena, selfplay, nn")
+    ap.add_argument("--device", default="auto", help="device of the network rows")
+    ap.add_argument("--selfplay-game", default="tricks")
+    ap.add_argument("--selfplay-batches", default="1,64,256")
     ap.add_argument("--games", default=",".join(g for g, _ in SEARCH_POSITIONS))
     ap.add_argument("--agents", default=",".join(AGENTS))
     ap.add_argument("--iterations", type=int, default=1000)
@@ -61,6 +64,16 @@ def main(argv=None) -> int:
     if "arena" in sections:
         emit(arena_speed("tricks", ["so_ismcts", "pimc"], a.deals, a.iterations))
         emit(arena_speed("tricks", ["random", "random"], 50 * a.deals, 1))
+    if "selfplay" in sections or "nn" in sections:
+        from isz.evaluation import speed_nn
+    if "selfplay" in sections:
+        for b in map(int, a.selfplay_batches.split(",")):
+            emit(speed_nn.selfplay_speed(a.selfplay_game, b, games=max(b, 16),
+                                         simulations=32, device=a.device))
+    if "nn" in sections:
+        for b in (1, 64, 256):
+            emit(speed_nn.forward_speed(a.selfplay_game, b, device=a.device))
+        emit(speed_nn.train_speed(a.selfplay_game, 256, device=a.device))
     return 0
 
 

@@ -122,7 +122,7 @@ def to_config(dcfg: DictConfig) -> EvaluateConfig:
     return OmegaConf.to_object(dcfg)
 
 
-@hydra.main(config_path="../conf", config_name="evaluate", version_base=None)
+@hydra.main(config_path="../conf/evaluate", config_name="evaluate", version_base=None)
 def main(dcfg: DictConfig) -> None:
     try:
         evaluate(to_config(dcfg))

@@ -1,6 +1,6 @@
 """Typed schema of `scripts/evaluate.py`'s configuration (one line per key).
 
-`conf/evaluate.yaml` fills it; hydra registers it as ``evaluate_schema`` in its
+`conf/evaluate/evaluate.yaml` fills it; hydra registers it as ``evaluate_schema`` in its
 ConfigStore, so an unknown key (a typo) or a value of the wrong type is
 rejected with the key named.
 """

@@ -1,0 +1,79 @@
+"""Network-side speed rows for ``scripts/bench.py``: self-play, forward, training.
+
+Self-play throughput is measured with the default network (untrained weights:
+speed does not depend on them) at several lockstep batch sizes; the goal is
+that batching pays (positions/s at 64 well above 1).
+"""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+import torch
+
+import isz
+from isz.agents.network import NetworkEvaluator
+from isz.nn.device import resolve_device
+from isz.nn.model import build_model
+from isz.selfplay import SelfPlayConfig, play
+from isz.selfplay.records import Positions
+from isz.training.learner import make_optimizer, train_step
+
+
+def selfplay_speed(game_name: str, batch: int, games: int, simulations: int,
+                   device: str = "auto", seed: int = 0) -> dict:
+    game = isz.make_game(game_name)
+    dev = resolve_device(device)
+    torch.manual_seed(seed)
+    ev = NetworkEvaluator(build_model(game), dev, cache_size=0)
+    cfg = SelfPlayConfig(parallel_games=batch, simulations=simulations)
+    play(game, ev, SelfPlayConfig(parallel_games=2, simulations=4), 2,
+         np.random.default_rng(seed))  # compile / warm up
+    _, stats = play(game, ev, cfg, games, np.random.default_rng(seed))
+    s = stats.as_scalars()
+    return {"bench": "selfplay", "impl": "isz", "game": game_name, "device": str(dev),
+            "batch": batch, "games": games, "simulations": simulations,
+            "metric": "positions_per_s", "value": round(s["positions_per_s"], 1),
+            "evaluations_per_s": round(s["evaluations_per_s"]),
+            "batch_fill": round(s["batch_fill"], 3)}
+
+
+def forward_speed(game_name: str, batch: int, device: str = "auto", reps: int = 50) -> dict:
+    game = isz.make_game(game_name)
+    dev = resolve_device(device)
+    model = build_model(game).to(dev).eval()
+    x = torch.randn(batch, game.tensor_size, device=dev)
+    m = torch.ones(batch, game.num_actions, dtype=torch.bool, device=dev)
+    with torch.no_grad():
+        model(x, m)
+        if dev.type == "cuda":
+            torch.cuda.synchronize()
+        t = time.perf_counter()
+        for _ in range(reps):
+            model(x, m)
+        if dev.type == "cuda":
+            torch.cuda.synchronize()
+    rate = batch * reps / (time.perf_counter() - t)
+    return {"bench": "forward", "impl": "isz", "game": game_name, "device": str(dev),
+            "batch": batch, "metric": "samples_per_s", "value": round(rate)}
+
+
+def train_speed(game_name: str, batch: int, device: str = "auto", steps: int = 50) -> dict:
+    game = isz.make_game(game_name)
+    dev = resolve_device(device)
+    model = build_model(game).to(dev)
+    opt, sched = make_optimizer(model, 1e-3, 1e-4, steps, "constant")
+    rng = np.random.default_rng(0)
+    masks = np.ones((batch, game.num_actions), dtype=np.bool_)
+    pos = Positions(rng.standard_normal((batch, game.tensor_size)).astype(np.float32), masks,
+                    masks / game.num_actions, np.zeros(batch, dtype=np.int64),
+                    np.zeros((batch, game.num_players), dtype=np.float32))
+    pos.policies = pos.policies.astype(np.float32)
+    train_step(model, opt, sched, pos, dev, 1.0)
+    t = time.perf_counter()
+    for _ in range(steps):
+        train_step(model, opt, sched, pos, dev, 1.0)
+    return {"bench": "train", "impl": "isz", "game": game_name, "device": str(dev),
+            "batch": batch, "metric": "steps_per_s",
+            "value": round(steps / (time.perf_counter() - t), 1)}
