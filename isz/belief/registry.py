@@ -5,15 +5,23 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from isz.belief.base import Belief
+from isz.belief.particle import BayesBelief, ParticleBelief
+from isz.belief.poker import PosteriorBelief
 from isz.belief.uniform import UniformBelief
 from isz.games.base import Game
 from isz.types import IszError
 
-_BELIEFS: dict[str, Callable[..., Belief]] = {"uniform": UniformBelief}
+_BELIEFS: dict[str, Callable[..., Belief]] = {
+    "uniform": UniformBelief,
+    "posterior": PosteriorBelief,
+    "particle": ParticleBelief,
+    "bayes": BayesBelief,
+}
 
 
 def register_belief(name: str, factory: Callable[..., Belief]) -> None:
-    """``factory(game, **knobs) -> Belief``; it validates its own knobs."""
+    """``factory(game, **knobs) -> Belief``; it validates its own knobs (a ``KNOBS``
+    dict attribute of accepted names -> defaults lets the registry name unknown ones)."""
     _BELIEFS[name] = factory
 
 
@@ -22,10 +30,12 @@ def belief_names() -> list[str]:
 
 
 def make_belief(name: str, game: Game, **knobs) -> Belief:
-    """Build a registered belief for ``game``; unknown names raise `IszError`."""
+    """Build a registered belief for ``game``; unknown names or knobs raise `IszError`."""
     if name not in _BELIEFS:
         raise IszError(f"unknown belief {name!r}; allowed: {', '.join(belief_names())}")
-    if name == "uniform" and knobs:
-        raise IszError(f"unknown knob(s) {', '.join(sorted(knobs))} for belief 'uniform'; "
-                       "allowed: (none)")
+    allowed = getattr(_BELIEFS[name], "KNOBS", {})
+    unknown = sorted(set(knobs) - set(allowed))
+    if unknown:
+        raise IszError(f"unknown knob(s) {', '.join(unknown)} for belief {name!r}; "
+                       f"allowed: {', '.join(sorted(allowed)) or '(none)'}")
     return _BELIEFS[name](game, **knobs)

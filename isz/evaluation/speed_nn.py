@@ -23,6 +23,7 @@ from isz.training.learner import make_optimizer, train_step
 
 def selfplay_speed(game_name: str, batch: int, games: int, simulations: int,
                    device: str = "auto", seed: int = 0) -> dict:
+    torch.set_num_threads(1)  # as in training: the search and the network share the cores
     game = isz.make_game(game_name)
     dev = resolve_device(device)
     torch.manual_seed(seed)
@@ -40,6 +41,7 @@ def selfplay_speed(game_name: str, batch: int, games: int, simulations: int,
 
 
 def forward_speed(game_name: str, batch: int, device: str = "auto", reps: int = 50) -> dict:
+    torch.set_num_threads(1)
     game = isz.make_game(game_name)
     dev = resolve_device(device)
     model = build_model(game).to(dev).eval()
@@ -60,6 +62,7 @@ def forward_speed(game_name: str, batch: int, device: str = "auto", reps: int = 
 
 
 def train_speed(game_name: str, batch: int, device: str = "auto", steps: int = 50) -> dict:
+    torch.set_num_threads(1)
     game = isz.make_game(game_name)
     dev = resolve_device(device)
     model = build_model(game).to(dev)

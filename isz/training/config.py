@@ -58,6 +58,7 @@ class TrainerCfg:
     value_weight: float = 1.0  # weight of the value MSE against the policy cross-entropy
     buffer_size: int = 50_000  # replay capacity in positions
     device: str = "auto"  # auto (CUDA when present), cpu, cuda, cuda:N
+    torch_threads: int = 1  # CPU threads of torch; 1 avoids fighting the search for cores
     seed: int = 0  # every random choice of the run flows from it
     eval_every: int = 5  # iterations between arena evaluations (0 = final only)
     eval_deals: int = 50  # deals per periodic evaluation matchup
@@ -118,6 +119,7 @@ def validate(cfg: TrainConfig) -> None:
         check_int(f"trainer.{key}", getattr(t, key), lo=1)
     check_int("trainer.eval_every", t.eval_every, lo=0)
     check_int("trainer.seed", t.seed, lo=0)
+    check_int("trainer.torch_threads", t.torch_threads, lo=1)
     _positive("trainer.lr", t.lr)
     check_choice("trainer.lr_schedule", t.lr_schedule, ("cosine", "constant"))
     for name in t.eval_opponents:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
+import torch
 from omegaconf import OmegaConf
 
 from isz.agents.network import NetworkEvaluator
@@ -58,6 +59,9 @@ def train(cfg: TrainConfig) -> dict[str, float]:
     t = cfg.trainer
     game = make_game(cfg.game.name, **dict(cfg.game.params))
     device = resolve_device(t.device)
+    # Small-batch MLP inference gains nothing from intra-op threads, and on a
+    # loaded 2-core machine their spin-waiting makes each forward pass ~100x slower.
+    torch.set_num_threads(t.torch_threads)
     model_cfg = ModelConfig(width=cfg.model.width, depth=cfg.model.depth)
     run_dir = Path(cfg.experiment.run_dir)
     last = run_dir / "checkpoints" / "last.pt"
