@@ -1,8 +1,11 @@
 # Quickstart targets: each sets up .venv on a fresh machine first (scripts/setup.sh).
-.PHONY: setup evaluate test test-slow bench lint
+.PHONY: setup train evaluate test test-slow bench lint
 
 setup:
 	@bash scripts/setup.sh
+
+train: setup
+	.venv/bin/python scripts/train.py
 
 evaluate: setup
 	.venv/bin/python scripts/evaluate.py

@@ -44,12 +44,12 @@ class ModelCfg:
 @dataclass
 class SelfPlayCfg:
     parallel_games: int = 64  # games searched in lockstep (one forward pass per step)
-    games_per_iteration: int = 128  # games played per training iteration
+    games_per_iteration: int = 256  # games played per training iteration
 
 
 @dataclass
 class TrainerCfg:
-    iterations: int = 20  # self-play + learning rounds
+    iterations: int = 60  # self-play + learning rounds
     steps_per_iteration: int = 100  # gradient steps per iteration
     batch_size: int = 256  # positions per gradient step
     lr: float = 2e-3  # AdamW learning rate (peak)
@@ -60,9 +60,9 @@ class TrainerCfg:
     device: str = "auto"  # auto (CUDA when present), cpu, cuda, cuda:N
     torch_threads: int = 1  # CPU threads of torch; 1 avoids fighting the search for cores
     seed: int = 0  # every random choice of the run flows from it
-    eval_every: int = 5  # iterations between arena evaluations (0 = final only)
+    eval_every: int = 10  # iterations between arena evaluations (0 = final only)
     eval_deals: int = 50  # deals per periodic evaluation matchup
-    final_eval_deals: int = 200  # deals per final evaluation matchup
+    final_eval_deals: int = 1000  # deals per final evaluation matchup
     eval_opponents: list[str] = field(default_factory=lambda: ["so_ismcts", "pimc"])
     checkpoint_every: int = 5  # iterations between kept numbered checkpoints
     keep_last: int = 3  # numbered checkpoints kept (plus last.pt and best.pt)
