@@ -6,5 +6,5 @@ from isz.belief.poker import PosteriorBelief
 from isz.belief.registry import belief_names, make_belief
 from isz.belief.uniform import UniformBelief
 
-__all__ = ["BayesBelief", "Belief", "ParticleBelief", "PosteriorBelief", "UniformBelief",
-           "belief_names", "make_belief"]
+__all__ = ["BayesBelief", "Belief", "ParticleBelief", "PosteriorBelief",
+           "UniformBelief", "belief_names", "make_belief"]

@@ -33,8 +33,9 @@ def make_belief(name: str, game: Game, **knobs) -> Belief:
     """Build a registered belief for ``game``; unknown names or knobs raise `IszError`."""
     if name not in _BELIEFS:
         raise IszError(f"unknown belief {name!r}; allowed: {', '.join(belief_names())}")
-    allowed = getattr(_BELIEFS[name], "KNOBS", {})
-    unknown = sorted(set(knobs) - set(allowed))
+    # a factory without KNOBS validates its own knobs; "uniform" takes none
+    allowed = getattr(_BELIEFS[name], "KNOBS", {} if name == "uniform" else None)
+    unknown = [] if allowed is None else sorted(set(knobs) - set(allowed))
     if unknown:
         raise IszError(f"unknown knob(s) {', '.join(unknown)} for belief {name!r}; "
                        f"allowed: {', '.join(sorted(allowed)) or '(none)'}")
