@@ -11,8 +11,12 @@ overrides knobs of agent NAME (``knobs.pimc.worlds=8`` or
 parameter. Prints the result table and writes config + result as JSON to
 ``output`` (relative paths are relative to the launch directory).
 
-User errors (unknown game, agent or knob, bad values) exit with status 2 and
-one ``error: ...`` line on stderr.
+A trained network plays as agent ``planner``:
+``python scripts/evaluate.py checkpoint=runs/tricks/checkpoints/best.pt agents=[planner,so_ismcts]
+iterations=32`` (the game defaults to the checkpoint's; ``iterations`` is its simulations).
+
+User errors (unknown game, agent or knob, bad values, a checkpoint of another
+game or a corrupted one) exit with status 2 and one ``error: ...`` line on stderr.
 """
 
 from __future__ import annotations
@@ -29,7 +33,7 @@ from hydra.core.config_store import ConfigStore
 from hydra.utils import to_absolute_path
 from omegaconf import DictConfig, OmegaConf
 
-from isz import IszError, make_agent, make_game
+from isz import IszError, load_planner, make_agent, make_game
 from isz.agents import Agent, agent_knobs
 from isz.evaluation import match
 from isz.evaluation.config import EvaluateConfig
@@ -37,6 +41,7 @@ from isz.games import Game
 from isz.types import check_int
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
+PLANNER = "planner"
 OmegaConf.register_new_resolver("isz_root", lambda: str(REPO_ROOT), replace=True)
 
 
@@ -56,6 +61,8 @@ def seat_specs(cfg: EvaluateConfig, game: Game) -> list[tuple[str, dict]]:
     """``(agent name, knobs)`` per seat: names cycled over the seats, knobs resolved."""
     if not cfg.agents:
         raise IszError("agents must name at least one agent")
+    if PLANNER in cfg.agents and not cfg.checkpoint:
+        raise IszError(f"agent {PLANNER!r} needs checkpoint=PATH (a training checkpoint)")
     if len(cfg.agents) > game.num_players:
         raise IszError(f"{game.name} has {game.num_players} seat(s) but {len(cfg.agents)} "
                        f"agents were given: {', '.join(cfg.agents)}")
@@ -66,14 +73,35 @@ def seat_specs(cfg: EvaluateConfig, game: Game) -> list[tuple[str, dict]]:
                        f"playing: {', '.join(sorted(set(names)))}")
     specs = []
     for name in names:
-        knobs = {"iterations": cfg.iterations} if "iterations" in agent_knobs(name) else {}
+        has_its = name == PLANNER or "iterations" in agent_knobs(name)
+        knobs = {"iterations": cfg.iterations} if has_its else {}
         specs.append((name, {**knobs, **cfg.knobs.get(name, {})}))
     return specs
 
 
-def build_agents(specs: list[tuple[str, dict]], game: Game) -> list[Agent]:
-    """One agent object per seat (a later ``checkpoint`` key would plug in here)."""
-    return [make_agent(name, game, **knobs) for name, knobs in specs]
+def build_agents(specs: list[tuple[str, dict]], game: Game,
+                 checkpoint: str | None = None) -> list[Agent]:
+    """One agent object per seat; ``planner`` is the checkpoint's network-guided planner."""
+    return [load_planner(checkpoint, game, **knobs) if name == PLANNER
+            else make_agent(name, game, **knobs) for name, knobs in specs]
+
+
+def resolve_defaults(cfg: EvaluateConfig) -> EvaluateConfig:
+    """Fill ``game`` and ``agents`` from the checkpoint (if any) or the plain defaults."""
+    if cfg.game is None:
+        if cfg.checkpoint:
+            from isz.nn.checkpoint import load_checkpoint
+
+            spec = load_checkpoint(to_absolute_path(cfg.checkpoint))["game"]
+            cfg.game = spec.get("preset") or spec["name"]
+            cfg.game_params = {**spec["params"], **cfg.game_params}
+        else:
+            cfg.game = "tricks"
+    if cfg.agents is None:
+        cfg.agents = [PLANNER, "so_ismcts"] if cfg.checkpoint else ["so_ismcts", "pimc"]
+    if cfg.checkpoint:
+        cfg.checkpoint = to_absolute_path(cfg.checkpoint)
+    return cfg
 
 
 def write_json_atomic(path: Path, payload: dict) -> None:
@@ -98,9 +126,10 @@ def evaluate(cfg: EvaluateConfig) -> dict:
     check_int("iterations", cfg.iterations, lo=1)
     check_int("workers", cfg.workers, lo=1)
     check_int("seed", cfg.seed, lo=0)
+    cfg = resolve_defaults(cfg)
     game = make_game(cfg.game, **cfg.game_params)
     specs = seat_specs(cfg, game)
-    agents = build_agents(specs, game)
+    agents = build_agents(specs, game, cfg.checkpoint)
     result = match(game, agents, cfg.deals, cfg.seed, workers=cfg.workers,
                    progress=cfg.progress)
     print(result.table())

@@ -13,9 +13,12 @@ from typing import Any
 
 @dataclass
 class EvaluateConfig:
-    game: str = "tricks"  # registered game or preset (isz.game_names())
+    game: str | None = None  # game or preset (isz.game_names()); default tricks, or the
+    #   checkpoint's game when `checkpoint` is set
     game_params: dict[str, Any] = field(default_factory=dict)  # overrides of the game's PARAMS
-    agents: list[str] = field(default_factory=lambda: ["so_ismcts", "pimc"])  # cycled over seats
+    agents: list[str] | None = None  # cycled over seats; default [so_ismcts, pimc], or
+    #   [planner, so_ismcts] with a checkpoint ("planner" = the checkpoint's PUCT planner)
+    checkpoint: str | None = None  # a training checkpoint to play as agent "planner"
     deals: int = 20  # deals; each is played once per seat rotation
     seed: int = 0  # same seed, same result (whatever `workers`)
     workers: int = 1  # processes to spread the deals over

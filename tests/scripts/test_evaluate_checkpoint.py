@@ -1,0 +1,38 @@
+"""`scripts/evaluate.py checkpoint=PATH` plays the trained planner in the arena."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import isz
+from isz.nn import ModelConfig, build_model, save_checkpoint
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _run(tmp_path, *args):
+    return subprocess.run([sys.executable, str(ROOT / "scripts" / "evaluate.py"), *args,
+                           "progress=false", f"output={tmp_path / 'out.json'}"],
+                          cwd=tmp_path, capture_output=True, text=True, timeout=300)
+
+
+def test_checkpoint_plays_as_planner(tmp_path):
+    game = isz.make_game("kuhn_poker")
+    cfg = ModelConfig(width=8, depth=1)
+    ck = save_checkpoint(tmp_path / "k.pt", model=build_model(game, cfg), game=game,
+                         model_cfg=cfg)
+    r = _run(tmp_path, f"checkpoint={ck}", "agents=[planner,random]", "deals=3",
+             "iterations=8")
+    assert r.returncode == 0, r.stderr
+    out = json.loads((tmp_path / "out.json").read_text())
+    assert out["config"]["game"] == "kuhn_poker"
+    assert out["result"]["agents"][0]["name"] == "puct_ismcts"
+    bad = _run(tmp_path, f"checkpoint={ck}", "game=leduc_poker", "deals=1")
+    assert bad.returncode == 2 and "made for game" in bad.stderr
+    assert "Traceback" not in bad.stderr
+    (tmp_path / "broken.pt").write_bytes(ck.read_bytes()[:200])
+    broken = _run(tmp_path, f"checkpoint={tmp_path / 'broken.pt'}", "deals=1")
+    assert broken.returncode == 2 and "broken.pt" in broken.stderr
