@@ -90,14 +90,16 @@ class SOISMCTSAgent(SearchAgent):
 
 
 class MOISMCTSAgent(SearchAgent):
-    """Multiple-observer ISMCTS: one tree per player."""
+    """Multiple-observer ISMCTS: one tree per player (``split``: opponents' trees
+    branch on their own information state at the root; see `isz.search.mo_ismcts`)."""
 
     name = "mo_ismcts"
-    KNOBS = BELIEF_KNOBS
+    KNOBS = {**BELIEF_KNOBS, "split": True}
 
     def _search(self, view: View, rng: np.random.Generator) -> Stats:
-        tree = mo_search(self.game, self._sampler(view, rng), self.budget, c=self.c,
-                         seed=seed_from(rng), smooth=self.smooth)
+        tree = mo_search(self.game, self._sampler(view, rng), view.player, self.budget,
+                         c=self.c, seed=seed_from(rng), smooth=self.smooth,
+                         split=self.knobs["split"])
         return tree.stats(view.player)
 
 

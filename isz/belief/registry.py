@@ -5,9 +5,11 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from isz.belief.base import Belief
+from isz.belief.gibbs import GibbsBelief
 from isz.belief.particle import BayesBelief, ParticleBelief
 from isz.belief.poker import PosteriorBelief
 from isz.belief.uniform import UniformBelief
+from isz.belief.voids import VoidsBelief
 from isz.games.base import Game
 from isz.types import IszError
 
@@ -16,6 +18,8 @@ _BELIEFS: dict[str, Callable[..., Belief]] = {
     "posterior": PosteriorBelief,
     "particle": ParticleBelief,
     "bayes": BayesBelief,
+    "voids": VoidsBelief,
+    "gibbs": GibbsBelief,
 }
 
 

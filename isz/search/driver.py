@@ -57,6 +57,7 @@ class _Scratch:
         self.ret = np.empty(game.num_players, dtype=np.float64)
         self.scores = np.empty(game.num_players, dtype=np.float64)
         self.cur = np.empty(game.num_players, dtype=np.int64)
+        self.tbuf = np.empty(game.tensor_size, dtype=np.float32)
 
 
 NO_SMOOTH = (0.0, 0.0, 0.0)
@@ -92,9 +93,13 @@ def uct_search(game: Game, state: np.ndarray, me: int, budget: Budget, *, c: flo
                      use_parent_visits=True, smooth=smooth)
 
 
-def mo_search(game: Game, sample_worlds: Sampler, budget: Budget, *, c: float,
-              seed: int, smooth: tuple[float, float, float] = NO_SMOOTH) -> Tree:
-    """Multiple-observer ISMCTS; tree roots are nodes ``0..num_players-1``."""
+def mo_search(game: Game, sample_worlds: Sampler, me: int, budget: Budget, *, c: float,
+              seed: int, smooth: tuple[float, float, float] = NO_SMOOTH,
+              split: bool = True) -> Tree:
+    """Multiple-observer ISMCTS; tree roots are nodes ``0..num_players-1``.
+
+    ``split``: opponents' trees branch on their own information state first.
+    """
     run = make_mo_ismcts(game.kernel)
     sm = np.asarray(smooth, dtype=np.float64)
     n_players = game.num_players
@@ -105,9 +110,9 @@ def mo_search(game: Game, sample_worlds: Sampler, budget: Budget, *, c: float,
     for n in budget.chunks():
         dets, start = sample_worlds(n), 0
         while start < n:
-            start = run(dets, game.kparams, c, sm, start, n, max_new, tree.nodes, tree.value,
-                        tree.count, rng, b.s, b.cur, b.la, b.untried, b.ca, b.cp, b.ret,
-                        b.scores)
+            start = run(dets, game.kparams, me, split, c, sm, start, n, max_new, tree.nodes,
+                        tree.value, tree.count, rng, b.s, b.cur, b.la, b.untried, b.ca, b.cp,
+                        b.ret, b.scores, b.tbuf)
             if start < n:
                 tree.grow()
     return tree

@@ -8,6 +8,13 @@ therefore choose by their own information sets instead of being fused with
 the searcher's, which is what SO-ISMCTS gets wrong. When the acting player's
 node has an untried legal move, it is expanded in every tree and the
 iteration plays out randomly from there.
+
+Root split (on by default, beyond the 2012 paper): the cards an opponent was
+dealt before the root differ between worlds, and a single opponent root would
+fuse them, so the opponent would choose without regard to its own hand. With
+``split``, each opponent's tree first branches on that opponent's information
+state in the sampled world (a hash of its `Kernel.info_tensor`), so every
+opponent decision is made per its own information set.
 """
 
 from __future__ import annotations
@@ -18,7 +25,7 @@ import numba as nb
 
 from isz.games.kernel import Kernel
 from isz.rng import rand_below
-from isz.search.playout import make_playout
+from isz.search.playout import make_info_label, make_playout
 from isz.search.so_ismcts import select, untried_labels
 from isz.search.tree import LABEL, backprop, find_or_add
 from isz.types import CHANCE, TERMINAL
@@ -32,6 +39,7 @@ def make_mo_ismcts(kernel: Kernel):
     apply_action = kernel.apply_action
     observe = kernel.observe
     sample_chance, random_playout, terminal_scores = make_playout(kernel)
+    info_label = make_info_label(kernel)
 
     @nb.njit(cache=True)
     def follow(nodes, value, count, cur, s, params, a, actor):
@@ -41,14 +49,16 @@ def make_mo_ismcts(kernel: Kernel):
             cur[j] = find_or_add(nodes, value, count, cur[j], label, actor)
 
     @nb.njit(cache=True)
-    def run(dets, params, c, smooth, start, stop, max_new, nodes, value, count, rng,
-            s, cur, la, untried, ca, cp, ret, scores):
+    def run(dets, params, me, split, c, smooth, start, stop, max_new, nodes, value, count,
+            rng, s, cur, la, untried, ca, cp, ret, scores, tbuf):
         """Iterations ``start..stop-1`` over worlds ``dets[i % len(dets)]``.
 
         Roots of the trees are nodes ``0..n_players-1``. Returns the next
         iteration (``stop`` unless fewer than ``max_new`` free nodes remain
         at the start of an iteration; the caller grows the tree and resumes).
-        ``smooth``: Smooth UCT parameters as in `isz.search.so_ismcts.select`.
+        ``smooth``: Smooth UCT parameters as in `isz.search.so_ismcts.select`;
+        ``split``: branch opponents' roots on their information state (``tbuf``:
+        float32 scratch of the tensor size); ``me``: the searching seat.
         """
         ndet = dets.shape[0]
         cap = nodes.shape[0]
@@ -59,6 +69,9 @@ def make_mo_ismcts(kernel: Kernel):
             s[:] = dets[it % ndet]
             for j in range(n_players):
                 cur[j] = j
+                if split and j != me:
+                    cur[j] = find_or_add(nodes, value, count, j,
+                                         info_label(s, params, j, tbuf), -1)
             while True:
                 p = current_player(s, params)
                 if p == TERMINAL:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import functools
 
 import numba as nb
+import numpy as np
 
 from isz.games.kernel import Kernel
 from isz.rng import rand_below, sample_index
@@ -54,3 +55,25 @@ def make_playout(kernel: Kernel):
             scores[i] = 0.5 * (ret[i] + 1.0)
 
     return sample_chance, random_playout, terminal_scores
+
+
+_FNV_OFFSET = np.uint64(0xCBF29CE484222325)
+_FNV_PRIME = np.uint64(0x100000001B3)
+
+
+@functools.cache
+def make_info_label(kernel: Kernel):
+    """Compiled ``info_label(s, params, player, buf) -> int``: a 63-bit hash of the
+    player's information-state tensor in world ``s`` (``buf``: float32 scratch)."""
+    info_tensor = kernel.info_tensor
+
+    @nb.njit(cache=True)
+    def info_label(s, params, player, buf):
+        info_tensor(s, params, player, buf)
+        bits = buf.view(np.uint32)
+        h = _FNV_OFFSET
+        for i in range(bits.shape[0]):
+            h = (h ^ np.uint64(bits[i])) * _FNV_PRIME
+        return np.int64(h >> np.uint64(1))
+
+    return info_label

@@ -5,10 +5,12 @@ at a leaf: the acting player's unexpanded node. The leaf is evaluated from the
 acting player's *own* view in that world (`Kernel.info_tensor`) — never from
 the hidden state — and all leaves of a step go to the evaluator in one batch.
 
-Trees. ``mo`` (default): one tree per player, as MO-ISMCTS; a node of tree
-``p`` where ``p`` acts is ``p``'s information set, so its children (``p``'s
-legal moves) are the same in every world and the priors of the network on
-``p``'s view are well defined. ``so``: one tree of the searcher; opponent
+Trees. ``mo`` (default): one tree per player, as MO-ISMCTS, each opponent's
+tree first branching on that opponent's information state in the sampled
+world (the root split of `isz.search.mo_ismcts`); a node of tree ``p`` where
+``p`` acts is then ``p``'s information set, so its children (``p``'s legal
+moves) are the same in every world and the priors of the network on ``p``'s
+view are well defined. ``so``: one tree of the searcher; opponent
 moves are labelled by what the searcher observes; an opponent node takes its
 priors from the opponent's view in the world that first reached it, and moves
 that become legal only in later worlds join with prior ``1/n``.
@@ -31,7 +33,7 @@ import math
 import numba as nb
 
 from isz.games.kernel import Kernel
-from isz.search.playout import make_playout
+from isz.search.playout import make_info_label, make_playout
 from isz.search.so_ismcts import pick_action
 from isz.search.tree import (
     AVAIL,
@@ -92,6 +94,7 @@ def make_puct(kernel: Kernel):
     observe = kernel.observe
     info_tensor = kernel.info_tensor
     sample_chance, random_playout, terminal_scores = make_playout(kernel)
+    info_label = make_info_label(kernel)
 
     @nb.njit(cache=True)
     def label_of(s, params, a, actor, owner):
@@ -100,7 +103,7 @@ def make_puct(kernel: Kernel):
     @nb.njit(cache=True)
     def descend(worlds, params, me, mo, c_puct, fpu, rollouts, nodes, value, prior, count,
                 rng, cur, leaf, status, tensors, masks, labels, s, la, lab, ca, cp, ret,
-                scores):
+                scores, tbuf):
         """One simulation of every search ``b`` down to a leaf or a terminal.
 
         worlds: int64[B, state_size], this step's world of each search.
@@ -117,6 +120,9 @@ def make_puct(kernel: Kernel):
             s[:] = worlds[b]
             for t in range(n_trees):
                 cur[b, t] = b * n_trees + t
+                if mo and t != me[b]:  # root split: opponents by their own information
+                    cur[b, t] = find_or_add(nodes, value, count, cur[b, t],
+                                            info_label(s, params, t, tbuf), -1)
             status[b] = 0
             while True:
                 p = current_player(s, params)

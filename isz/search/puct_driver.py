@@ -60,6 +60,7 @@ class PUCTBatch:
         self.cp = np.empty(len(self.ca), dtype=np.float64)
         self.ret = np.empty(game.num_players, dtype=np.float64)
         self.scores = np.empty(game.num_players, dtype=np.float64)
+        self.tbuf = np.empty(game.tensor_size, dtype=np.float32)
         self.evaluations = 0
         self.leaf_batches: list[int] = []
 
@@ -75,7 +76,7 @@ class PUCTBatch:
                      int(self.n_trees > 1), c.c_puct, c.fpu, c.rollouts, t.nodes, t.value,
                      t.prior, t.count, self.rng, self.cur, self.leaf, self.status,
                      self.tensors, self.masks, self.labels, self.s, self.la, self.lab,
-                     self.ca, self.cp, self.ret, self.scores)
+                     self.ca, self.cp, self.ret, self.scores, self.tbuf)
         need = np.flatnonzero(self.status == NEEDS_EVAL)
         if len(need) == 0:
             return

@@ -18,11 +18,13 @@ from isz.nn.model import PolicyValueNet
 EXACT_GAMES = ("kuhn_poker", "leduc_poker")
 
 
-def planner(game: Game, model: PolicyValueNet, cfg, device) -> PUCTAgent:
+def planner(game: Game, model: PolicyValueNet, cfg, device,
+            final: str = "most_visits") -> PUCTAgent:
     """The network-guided planner as it plays in evaluation."""
     s = cfg.search
     return PUCTAgent(game, evaluator=NetworkEvaluator(model, device), iterations=s.simulations,
-                     c_puct=s.c_puct, fpu=s.fpu, tree=s.tree, belief=cfg.belief.name)
+                     c_puct=s.c_puct, fpu=s.fpu, tree=s.tree, belief=cfg.belief.name,
+                     final=final)
 
 
 def evaluate(game: Game, model: PolicyValueNet, cfg, device, deals: int, seed: int
@@ -40,6 +42,7 @@ def evaluate(game: Game, model: PolicyValueNet, cfg, device, deals: int, seed: i
         out[f"eval/score_vs_{opp}"] = me.score
         out[f"eval/se_vs_{opp}"] = me.score_se
     if game.name in EXACT_GAMES:
-        agent = planner(game, model, cfg, device)
+        # the planner's mixed policy: its root visit distribution
+        agent = planner(game, model, cfg, device, final="visit_distribution")
         out["eval/exploitability"] = exploitability(game, agent_policy(agent, seed)).exploitability
     return out
