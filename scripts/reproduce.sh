@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# Reproduce the figures of the README (long: run pieces by hand as needed).
+#   bash scripts/reproduce.sh seed      # the seed's three matchups, 6,000 deals each
+#   bash scripts/reproduce.sh speed     # isz vs the seed's and OpenSpiel's ISMCTS, one run
+#   bash scripts/reproduce.sh train     # default training + kuhn, leduc, recon runs
+#   bash scripts/reproduce.sh search-exploitability   # search-only agents on Kuhn/Leduc
+set -euo pipefail
+cd "$(dirname "$0")/.."
+PY=.venv/bin/python
+case "${1:-}" in
+  seed)
+    for m in so_ismcts,pimc cheat_uct,so_ismcts so_ismcts,random; do
+      $PY scripts/evaluate.py game=tricks "agents=[$m]" deals=6000 iterations=1000 seed=1 \
+        progress=false "output=results/seed_${m/,/_}.json"
+    done ;;
+  speed)
+    python3 ../shared/bench/seed_reference.py --deals 1 --reps 5 --algos so_ismcts
+    # OpenSpiel lives outside isz's dependencies: python -m venv ../.osv && ../.osv/bin/pip install open-spiel numpy
+    ../.osv/bin/python ../shared/bench/openspiel_ismcts.py --games "oh_hell(num_tricks_fixed=10)" --reps 5
+    $PY scripts/bench.py --only search --games tricks,oh_hell --reps 7 ;;
+  train)
+    $PY scripts/train.py
+    $PY scripts/train.py game=kuhn_poker trainer.iterations=30 trainer.final_eval_deals=200
+    $PY scripts/train.py game=leduc_poker trainer.iterations=60 trainer.eval_deals=100 \
+      trainer.final_eval_deals=500
+    $PY scripts/train.py game=recon trainer.iterations=40 trainer.final_eval_deals=500 ;;
+  search-exploitability)
+    $PY - <<'PYEOF'
+import isz
+from isz.evaluation import agent_policy, exploitability
+for g in ("kuhn_poker", "leduc_poker"):
+    game = isz.make_game(g)
+    for name in ("so_ismcts", "mo_ismcts", "pimc"):
+        for its in (1000, 10000):
+            for sel in ("ucb", "smooth"):
+                ag = isz.make_agent(name, game, iterations=its, selection=sel,
+                                    final="visit_distribution")
+                e = exploitability(game, agent_policy(ag, 0)).exploitability
+                print(g, name, its, sel, round(e, 4), flush=True)
+PYEOF
+    ;;
+  *) sed -n 2,7p "$0"; exit 2 ;;
+esac
