@@ -33,8 +33,8 @@ AGENTS = ["so_ismcts", "mo_ismcts", "pimc", "cheat_uct"]
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--only", default="search,arena,selfplay,nn",
-                    help="comma list of sections: search, arena, selfplay, nn")
+    ap.add_argument("--only", default="search,arena,belief,selfplay,nn",
+                    help="comma list of sections: search, arena, belief, selfplay, nn")
     ap.add_argument("--device", default="auto", help="device of the network rows")
     ap.add_argument("--selfplay-game", default="tricks")
     ap.add_argument("--selfplay-batches", default="1,64,256")
@@ -64,6 +64,10 @@ def main(argv=None) -> int:
     if "arena" in sections:
         emit(arena_speed("tricks", ["so_ismcts", "pimc"], a.deals, a.iterations))
         emit(arena_speed("tricks", ["random", "random"], 50 * a.deals, 1))
+    if "belief" in sections:
+        from isz.evaluation.speed_belief import belief_rows
+        for row in belief_rows():
+            emit(row)
     if "selfplay" in sections or "nn" in sections:
         from isz.evaluation import speed_nn
     if "selfplay" in sections:
