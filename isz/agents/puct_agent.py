@@ -2,7 +2,8 @@
 
 Knobs: ``iterations`` (simulations per move, default 200), ``c_puct`` (1.5),
 ``fpu`` (score of an unvisited move, 0.5), ``tree`` (``mo`` one tree per
-player, default, or ``so``), ``belief`` (name or `Belief`, default uniform),
+player, default, or ``so``), ``opponents`` (``puct``, or ``prior``: opponents
+play the network's policy, see `isz.search.puct`), ``belief`` (name or `Belief`, default uniform),
 ``final`` (``most_visits`` or ``visit_distribution``), ``evaluator`` (an
 `Evaluator`; None = knowledge-free: uniform priors and random rollouts).
 `isz.load_planner(path)` builds one from a checkpoint.
@@ -20,7 +21,7 @@ from isz.games.base import Game, View
 from isz.search.puct_driver import PUCTBatch, PUCTConfig
 from isz.types import IszError, check_choice, check_int, seed_from
 
-PUCT_KNOBS = {"iterations": 200, "c_puct": 1.5, "fpu": 0.5, "tree": "mo",
+PUCT_KNOBS = {"iterations": 200, "c_puct": 1.5, "fpu": 0.5, "tree": "mo", "opponents": "puct",
               "belief": "uniform", "final": "most_visits", "evaluator": None}
 
 
@@ -40,10 +41,11 @@ class PUCTAgent(Agent):
         k = check_knobs(self.name, knobs, PUCT_KNOBS)
         self.iterations = check_int("iterations", k["iterations"], lo=1)
         check_choice("tree", k["tree"], ("mo", "so"))
+        check_choice("opponents", k["opponents"], ("puct", "prior"))
         check_choice("final-move rule", k["final"], ("most_visits", "visit_distribution"))
         self.cfg = PUCTConfig(c_puct=_check_number("c_puct", k["c_puct"], 0.0),
                               fpu=_check_number("fpu", k["fpu"], 0.0), tree=k["tree"],
-                              rollouts=k["evaluator"] is None)
+                              rollouts=k["evaluator"] is None, opponents=k["opponents"])
         b = k["belief"]
         self.belief = b if isinstance(b, Belief) else make_belief(b, game)
         self.evaluator = k["evaluator"]

@@ -15,6 +15,13 @@ moves are labelled by what the searcher observes; an opponent node takes its
 priors from the opponent's view in the world that first reached it, and moves
 that become legal only in later worlds join with prior ``1/n``.
 
+Opponents: ``opponents = "puct"`` (default) selects for them as for the
+searcher; ``"prior"`` draws their moves from the network's policy on their own
+view, so the searcher answers the current policy instead of an opponent that
+optimises inside the tree with the searcher's true cards fixed in every world
+(which makes bluffs look worthless); trained on a replay buffer, the planner
+then averages best responses, as fictitious play does.
+
 Selection: ``Q + c_puct * P * sqrt(A) / (1 + N)``, where ``A`` counts the
 visits of the parent in which the move was legal (availability, the ISMCTS
 analogue of the parent visit count; in ``mo`` trees it equals the parent's
@@ -33,6 +40,7 @@ import math
 import numba as nb
 
 from isz.games.kernel import Kernel
+from isz.rng import rand_float
 from isz.search.playout import make_info_label, make_playout
 from isz.search.so_ismcts import pick_action
 from isz.search.tree import (
@@ -85,6 +93,32 @@ def select_puct(nodes, value, prior, count, node, lab, n, actor, c_puct, fpu):
     return best
 
 
+@nb.njit(cache=True)
+def sample_prior(nodes, prior, node, lab, n, rng):
+    """A compatible child drawn in proportion to its prior (the opponent model)."""
+    total = 0.0
+    ch = nodes[node, CHILD]
+    while ch != NONE:
+        for i in range(n):
+            if lab[i] == nodes[ch, LABEL]:
+                total += prior[ch]
+                break
+        ch = nodes[ch, SIB]
+    u = rand_float(rng) * total
+    last = NONE
+    ch = nodes[node, CHILD]
+    while ch != NONE:
+        for i in range(n):
+            if lab[i] == nodes[ch, LABEL]:
+                last = ch
+                u -= prior[ch]
+                break
+        if u < 0.0 and last == ch:
+            return ch
+        ch = nodes[ch, SIB]
+    return last
+
+
 @functools.cache
 def make_puct(kernel: Kernel):
     """Compiled ``descend`` and ``expand`` for one game (see their docstrings)."""
@@ -101,7 +135,8 @@ def make_puct(kernel: Kernel):
         return a if actor == owner else observe(s, params, a, owner)
 
     @nb.njit(cache=True)
-    def descend(worlds, params, me, mo, c_puct, fpu, rollouts, nodes, value, prior, count,
+    def descend(worlds, params, me, mo, c_puct, fpu, rollouts, prior_opponents, nodes, value,
+                prior, count,
                 rng, cur, leaf, status, tensors, masks, labels, s, la, lab, ca, cp, ret,
                 scores, tbuf):
         """One simulation of every search ``b`` down to a leaf or a terminal.
@@ -161,6 +196,8 @@ def make_puct(kernel: Kernel):
                     status[b] = NEEDS_EVAL
                     break
                 ch = select_puct(nodes, value, prior, count, x, lab, n, p, c_puct, fpu)
+                if prior_opponents and p != me[b]:
+                    ch = sample_prior(nodes, prior, x, lab, n, rng)
                 a = pick_action(la, lab, n, nodes[ch, LABEL], rng)
                 for t in range(n_trees):
                     if t == at:

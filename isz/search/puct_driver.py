@@ -28,6 +28,7 @@ class PUCTConfig:
     rollouts: bool = False
     dirichlet_alpha: float = 0.3
     dirichlet_eps: float = 0.0
+    opponents: str = "puct"  # puct, or prior: opponents play the network policy
 
 
 class PUCTBatch:
@@ -73,7 +74,8 @@ class PUCTBatch:
         g, c, t = self.game, self.cfg, self.tree
         t.reserve(self.per_step * len(self.worlds))
         self.descend(self.worlds[:, k % self.worlds.shape[1]], g.kparams, self.me,
-                     int(self.n_trees > 1), c.c_puct, c.fpu, c.rollouts, t.nodes, t.value,
+                     int(self.n_trees > 1), c.c_puct, c.fpu, c.rollouts,
+                     c.opponents == "prior", t.nodes, t.value,
                      t.prior, t.count, self.rng, self.cur, self.leaf, self.status,
                      self.tensors, self.masks, self.labels, self.s, self.la, self.lab,
                      self.ca, self.cp, self.ret, self.scores, self.tbuf)

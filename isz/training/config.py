@@ -25,6 +25,7 @@ class SearchCfg:
     c_puct: float = 1.5  # exploration weight of the prior
     fpu: float = 0.5  # score in [0, 1] assumed for an unvisited move
     tree: str = "mo"  # mo: one tree per player; so: one tree of the searcher
+    opponents: str = "puct"  # puct, or prior: opponents in the tree play the network policy
     dirichlet_alpha: float = 0.3  # root noise concentration (self-play only)
     dirichlet_eps: float = 0.25  # root noise weight (self-play only)
     temperature_moves: int = 4  # first moves of a game sampled by visits, then argmax
@@ -105,6 +106,7 @@ def validate(cfg: TrainConfig) -> None:
     s, t = cfg.search, cfg.trainer
     check_int("search.simulations", s.simulations, lo=1)
     check_choice("search.tree", s.tree, ("mo", "so"))
+    check_choice("search.opponents", s.opponents, ("puct", "prior"))
     check_int("search.temperature_moves", s.temperature_moves, lo=0)
     if not 0 <= s.dirichlet_eps <= 1:
         raise IszError(f"search.dirichlet_eps must be in [0, 1], got {s.dirichlet_eps}")

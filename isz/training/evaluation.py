@@ -24,7 +24,7 @@ def planner(game: Game, model: PolicyValueNet, cfg, device,
     s = cfg.search
     return PUCTAgent(game, evaluator=NetworkEvaluator(model, device), iterations=s.simulations,
                      c_puct=s.c_puct, fpu=s.fpu, tree=s.tree, belief=cfg.belief.name,
-                     final=final)
+                     final=final, opponents=s.opponents)
 
 
 def evaluate(game: Game, model: PolicyValueNet, cfg, device, deals: int, seed: int

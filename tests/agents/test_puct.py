@@ -37,8 +37,8 @@ def test_rollout_puct_avoids_the_coin_guess_trap(tree):
 
 
 @pytest.mark.parametrize("name", ["tricks", "kuhn_poker", "leduc_poker", "recon", "oh_hell"])
-@pytest.mark.parametrize("tree", ["mo", "so"])
-def test_network_planner_same_view_same_action(name, tree):
+@pytest.mark.parametrize("tree,opponents", [("mo", "puct"), ("so", "puct"), ("mo", "prior")])
+def test_network_planner_same_view_same_action(name, tree, opponents):
     """Hidden cards differ, the view is one: the network-guided planner must not tell."""
     game = isz.make_game(name)
     for seed in range(3):
@@ -50,10 +50,9 @@ def test_network_planner_same_view_same_action(name, tree):
                  if not np.array_equal(w, state.data)]
         twin = twins[0] if twins else state.clone()
         assert twin.view(p).key == view.key
-        a1 = _net_agent(game, iterations=24, tree=tree).act(state.view(p),
-                                                            np.random.default_rng(seed))
-        a2 = _net_agent(game, iterations=24, tree=tree).act(twin.view(p),
-                                                            np.random.default_rng(seed))
+        knobs = {"iterations": 24, "tree": tree, "opponents": opponents}
+        a1 = _net_agent(game, **knobs).act(state.view(p), np.random.default_rng(seed))
+        a2 = _net_agent(game, **knobs).act(twin.view(p), np.random.default_rng(seed))
         assert a1 == a2
 
 
