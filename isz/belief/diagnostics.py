@@ -10,7 +10,8 @@ never run inside an agent: the arena calls it through
 
 "Hidden part" per game (`hidden_part`): the opponent's private card in poker,
 the adversary's current slot for the recon (its sensor readings for the
-adversary), and the whole state array elsewhere (a sample must be the very
+adversary), the other seats' current hands in trick-taking games, and the
+whole state array elsewhere (a sample must be the very
 same world); ``()`` when nothing is hidden yet.
 """
 
@@ -51,7 +52,22 @@ def hidden_part(game, state: np.ndarray, player: int) -> tuple:
             return (int(state[1]),) if state[1] >= 0 else ()
         turns = game.params["turns"]
         return tuple(state[6 + turns:6 + 2 * turns].tolist())
+    if game.name == "tricks":  # the other seats' current hands (bitmasks)
+        return tuple(int(state[15 + p]) for p in range(game.num_players) if p != player)
     return tuple(state.tolist())
+
+
+def sampled_diagnostics(belief: Belief, view: View, true_state: State, samples: int,
+                        rng: np.random.Generator) -> tuple[float, float]:
+    """(probability of the true hidden part, entropy in nats of the hidden part) estimated
+    from ``samples`` worlds of ``belief``; for trainers, which know the truth."""
+    game = belief.game
+    truth = hidden_part(game, true_state.data, view.player)
+    counts: dict[tuple, int] = {}
+    for w in belief.sample_many(view, samples, rng):
+        h = hidden_part(game, w, view.player)
+        counts[h] = counts.get(h, 0) + 1
+    return counts.get(truth, 0) / samples, entropy(np.array(list(counts.values()), float))
 
 
 def true_state_probability(belief: Belief, view: View, true_state: State, *,

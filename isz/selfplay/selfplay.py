@@ -12,11 +12,12 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
 from isz.belief import Belief, make_belief
+from isz.belief.diagnostics import sampled_diagnostics
 from isz.games.base import Game, State
 from isz.search.evaluator import Evaluator
 from isz.search.puct_driver import PUCTBatch, PUCTConfig
@@ -42,11 +43,20 @@ class SelfPlayStats:
     seconds: float = 0.0
     evaluations: int = 0
     batch_fill: float = 0.0  # mean fraction of slots evaluated per step
+    belief_true_prob: list = field(default_factory=list)  # per sampled decision
+    belief_entropy: list = field(default_factory=list)
 
     def as_scalars(self) -> dict[str, float]:
         s = max(self.seconds, 1e-9)
         return {"positions_per_s": self.positions / s, "games_per_s": self.games / s,
                 "batch_fill": self.batch_fill, "evaluations_per_s": self.evaluations / s}
+
+    def belief_scalars(self) -> dict[str, float]:
+        """Means over the decisions where the belief was checked against the truth."""
+        if not self.belief_true_prob:
+            return {}
+        return {"true_state_probability": float(np.mean(self.belief_true_prob)),
+                "entropy": float(np.mean(self.belief_entropy))}
 
 
 class _Slot:
@@ -112,6 +122,13 @@ def _move_all(game, evaluator, cfg, live: list[_Slot], rng, stats) -> float:
     views = [s.state.view(s.state.current_player()) for s in live]
     worlds = np.stack([s.beliefs[v.player].sample_many(v, cfg.simulations, rng)
                        for s, v in zip(live, views, strict=True)])
+    # The trainer knows the truth: check the first slot's belief against it (logging
+    # only; a separate generator so the diagnostic never changes the games).
+    diag_rng = np.random.default_rng(len(stats.belief_true_prob))
+    p, h = sampled_diagnostics(live[0].beliefs[views[0].player], views[0], live[0].state,
+                               64, diag_rng)
+    stats.belief_true_prob.append(p)
+    stats.belief_entropy.append(h)
     batch = PUCTBatch(game, cfg.puct, worlds, [v.player for v in views], seed_from(rng))
     batch.run(evaluator, cfg.simulations)
     stats.evaluations += batch.evaluations

@@ -82,6 +82,7 @@ def train(cfg: TrainConfig) -> dict[str, float]:
         scalars = {f"perf/{k}": v for k, v in stats.as_scalars().items()}
         scalars["selfplay/mean_game_length"] = stats.positions / max(stats.games, 1)
         scalars["selfplay/buffer_size"] = len(st.buffer)
+        scalars.update({f"belief/{k}": v for k, v in stats.belief_scalars().items()})
         scalars.update(_learn(st, cfg, device))
         final = it == t.iterations
         if final or (t.eval_every and it % t.eval_every == 0):
