@@ -21,8 +21,14 @@ case "${1:-}" in
   train)
     $PY scripts/train.py
     $PY scripts/train.py game=kuhn_poker trainer.iterations=30 trainer.final_eval_deals=200
+    $PY scripts/train.py game=kuhn_poker search.opponents=prior trainer.iterations=100 \
+      trainer.final_eval_deals=200 trainer.eval_opponents=[so_ismcts] \
+      experiment.name=kuhn_prior
     $PY scripts/train.py game=leduc_poker trainer.iterations=60 trainer.eval_deals=100 \
       trainer.final_eval_deals=500
+    $PY scripts/train.py game=leduc_poker search.opponents=prior trainer.iterations=60 \
+      trainer.final_eval_deals=300 trainer.eval_opponents=[so_ismcts] \
+      experiment.name=leduc_prior
     $PY scripts/train.py game=recon trainer.iterations=40 trainer.final_eval_deals=500 ;;
   search-exploitability)
     $PY - <<'PYEOF'
