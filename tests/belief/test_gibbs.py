@@ -15,7 +15,6 @@ from isz.belief import GibbsBelief, VoidsBelief, make_belief
 from isz.belief.gibbs import circuits
 from isz.belief.tricks_constraints import constraints, is_consistent
 from isz.evaluation.speed_belief import high_card_policy
-from isz.games.base import State
 from isz.types import IszError
 from tests.belief.tricks_reference import all_consistent, find_views, posterior, tv
 
@@ -118,26 +117,3 @@ def test_bad_knobs():
                         ({"start": "x"}, "start")]:
         with pytest.raises(IszError, match=what):
             make_belief("gibbs", game, **knobs)
-
-
-@pytest.mark.parametrize("agent", ["so_ismcts", "mo_ismcts", "pimc", "puct_ismcts"])
-def test_agents_no_leak(agent):
-    """Two true states with one view and one seed give one action."""
-    for name, params in (("tricks", THREE), ("oh_hell", {})):
-        game = isz.make_game(name, **params)
-        rng = np.random.default_rng(6)
-        state = game.new_initial_state()
-        for _ in range(60 if name == "oh_hell" else 20):  # into the play phase
-            acts = state.legal_actions() or [a for a, _ in state.chance_outcomes()]
-            state.apply_action(acts[rng.integers(len(acts))])
-        while state.current_player() < 0:
-            state.apply_action(state.chance_outcomes()[0][0])
-        p = state.current_player()
-        view = state.view(p)
-        twins = [w for w in VoidsBelief(game).sample_many(view, 16, rng)
-                 if not np.array_equal(w, state.data)]
-        twin = State(game, twins[0].copy())
-        assert twin.view(p).key == view.key
-        acts = [isz.make_agent(agent, game, iterations=40, belief="gibbs").act(
-            s.view(p), np.random.default_rng(12)) for s in (state, twin)]
-        assert acts[0] == acts[1]

@@ -104,9 +104,10 @@ def test_unsupported_game_and_bad_knobs():
         make_belief("voids", isz.make_game("tricks"), max_tables=-1)
 
 
+@pytest.mark.parametrize("belief", ["voids", "gibbs"])
 @pytest.mark.parametrize("agent", ["so_ismcts", "mo_ismcts", "pimc", "puct_ismcts"])
-def test_agents_no_leak(agent):
-    """Two true states with one view and one seed give one action."""
+def test_agents_no_leak(agent, belief):
+    """Two true states with one view and one seed give one action (voids and gibbs)."""
     for name, params in (("tricks", THREE), ("oh_hell", {})):
         game = isz.make_game(name, **params)
         rng = np.random.default_rng(5)
@@ -122,6 +123,6 @@ def test_agents_no_leak(agent):
                  if not np.array_equal(w, state.data)]
         twin = State(game, twins[0].copy())
         assert twin.view(p).key == view.key
-        acts = [isz.make_agent(agent, game, iterations=40, belief="voids").act(
+        acts = [isz.make_agent(agent, game, iterations=40, belief=belief).act(
             s.view(p), np.random.default_rng(11)) for s in (state, twin)]
         assert acts[0] == acts[1]
