@@ -33,6 +33,10 @@ run without per-node Python objects:
     kernel RNG (`isz.rng`). It must read only what ``player`` observed from
     ``s`` (canonically: same view + same rng state -> same output), which the
     no-leak test checks.
+``info_key(s, params, player) -> int`` (optional)
+    A cheap integer that tells apart ``player``'s information states among
+    worlds sharing one public history (e.g. the player's hand as a bitmask).
+    MO trees branch on it at the root; without it they hash `info_tensor`.
 """
 
 from __future__ import annotations
@@ -53,3 +57,4 @@ class Kernel:
     observe: Any
     info_tensor: Any
     redeterminize: Any
+    info_key: Any = None

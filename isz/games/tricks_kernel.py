@@ -332,3 +332,9 @@ def random_playouts(s0, kp, num_games, rng, width):
             _apply_action(s, kp, acts[rand_below(rng, k)])
             total += 1
     return total
+
+
+@nb.njit(cache=True)
+def _info_key(s, params, player):
+    """The seat's private information among worlds of one public history: its hand."""
+    return s[INIT + player]

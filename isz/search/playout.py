@@ -63,9 +63,18 @@ _FNV_PRIME = np.uint64(0x100000001B3)
 
 @functools.cache
 def make_info_label(kernel: Kernel):
-    """Compiled ``info_label(s, params, player, buf) -> int``: a 63-bit hash of the
-    player's information-state tensor in world ``s`` (``buf``: float32 scratch)."""
+    """Compiled ``info_label(s, params, player, buf) -> int`` telling apart the
+    player's information states in world ``s``: `Kernel.info_key` when the game
+    has one, else a 63-bit hash of its `Kernel.info_tensor` (``buf``: scratch)."""
     info_tensor = kernel.info_tensor
+    if kernel.info_key is not None:
+        info_key = kernel.info_key
+
+        @nb.njit(cache=True)
+        def keyed_label(s, params, player, buf):
+            return info_key(s, params, player)
+
+        return keyed_label
 
     @nb.njit(cache=True)
     def info_label(s, params, player, buf):
