@@ -24,6 +24,9 @@ case "${1:-}" in
     $PY scripts/train.py game=kuhn_poker search.opponents=prior trainer.iterations=100 \
       trainer.final_eval_deals=200 trainer.eval_opponents=[so_ismcts] \
       experiment.name=kuhn_prior
+    $PY scripts/train.py game=kuhn_poker search.opponents=prior search.dirichlet_eps=0 \
+      trainer.iterations=60 trainer.final_eval_deals=50 trainer.eval_opponents=[so_ismcts] \
+      experiment.name=kuhn_prior_nonoise
     $PY scripts/train.py game=leduc_poker trainer.iterations=60 trainer.eval_deals=100 \
       trainer.final_eval_deals=500
     $PY scripts/train.py game=leduc_poker search.opponents=prior trainer.iterations=60 \
