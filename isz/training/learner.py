@@ -7,10 +7,12 @@ loss = policy cross-entropy against the root visit distribution
 
 from __future__ import annotations
 
+import contextlib
 import math
 
 import torch
 
+from isz.nn.device import autocast_context, autocast_dtype
 from isz.nn.model import PolicyValueNet
 from isz.selfplay.records import Positions
 from isz.types import IszError
@@ -53,7 +55,12 @@ def loss_terms(model: PolicyValueNet, batch: Positions, device: torch.device,
 def train_step(model, opt, sched, batch: Positions, device, value_weight: float,
                grad_clip: float = 5.0) -> dict[str, float]:
     model.train()
-    terms = loss_terms(model, batch, device, value_weight)
+    # bf16 autocast on CUDA (no loss scaling needed); fp32 elsewhere, including
+    # fp16-only GPUs, where autocast would need a GradScaler.
+    use_bf16 = autocast_dtype(torch.device(device)) == torch.bfloat16
+    ctx = autocast_context(device) if use_bf16 else contextlib.nullcontext()
+    with ctx:
+        terms = loss_terms(model, batch, device, value_weight)
     total = terms["total"]
     if not torch.isfinite(total):
         raise TrainingDiverged(f"loss became {total.item()} (policy {terms['policy'].item()}, "
