@@ -15,9 +15,7 @@ def random_history(game, rng: np.random.Generator, steps: int):
         if state.is_terminal():
             break
         if state.is_chance_node():
-            outs = state.chance_outcomes()
-            probs = np.array([p for _, p in outs])
-            state.apply_action(outs[rng.choice(len(outs), p=probs / probs.sum())][0])
+            state.apply_action(state.sample_chance(rng))
         else:
             legal = state.legal_actions()
             state.apply_action(legal[rng.integers(len(legal))])

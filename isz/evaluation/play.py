@@ -50,15 +50,6 @@ def seat_of(agent_index: int, rotation: int, n: int) -> int:
     return (agent_index + rotation) % n
 
 
-def draw_chance(state: State, rng: np.random.Generator) -> int:
-    """One chance outcome of ``state``, drawn with its probability."""
-    outcomes = state.chance_outcomes()
-    probs = np.fromiter((p for _, p in outcomes), dtype=np.float64, count=len(outcomes))
-    cum = np.cumsum(probs)
-    i = int(np.searchsorted(cum, rng.random() * cum[-1], side="right"))
-    return outcomes[min(i, len(outcomes) - 1)][0]
-
-
 def play_game(game: Game, agents: Sequence[Agent], seed: int, deal: int, rotation: int,
               on_decision: DecisionHook | None = None) -> list[float]:
     """Play one game of ``deal`` in ``rotation``; return the per-seat returns.
@@ -77,7 +68,7 @@ def play_game(game: Game, agents: Sequence[Agent], seed: int, deal: int, rotatio
         if seat == TERMINAL:
             return state.returns()
         if seat == CHANCE:
-            state.apply_action(draw_chance(state, chance))
+            state.apply_action(state.sample_chance(chance))
             continue
         agent = seated[seat]
         rng = decision_rng(seed, deal, rotation, seat, decisions[seat])

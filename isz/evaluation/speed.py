@@ -20,9 +20,7 @@ def _advance(state: State, rng: np.random.Generator, stop) -> State:
     """Play chance and random actions until ``stop(state)`` holds at a decision node."""
     while not state.is_terminal():
         if state.is_chance_node():
-            outs = state.chance_outcomes()
-            probs = np.array([p for _, p in outs])
-            state.apply_action(outs[rng.choice(len(outs), p=probs / probs.sum())][0])
+            state.apply_action(state.sample_chance(rng))
             continue
         if stop(state):
             return state

@@ -93,6 +93,13 @@ class State:
         n = g.kernel.chance_outcomes(self.data, g.kparams, acts, probs)
         return list(zip(acts[:n].tolist(), probs[:n].tolist(), strict=True))
 
+    def sample_chance(self, rng: np.random.Generator) -> int:
+        """A chance outcome of this chance node drawn with its probability (not applied)."""
+        outcomes = self.chance_outcomes()
+        cum = np.cumsum([p for _, p in outcomes])
+        i = int(np.searchsorted(cum, rng.random() * cum[-1], side="right"))
+        return outcomes[min(i, len(outcomes) - 1)][0]
+
     def returns(self) -> list[float]:
         """One float per player in [-1, 1]; all zeros before the end."""
         g = self.game

@@ -81,9 +81,7 @@ def _check_view(game: Game, state: State, p: int, rng, worlds: int) -> None:
 def _step(game: Game, state: State, rng, tokens: list[list[int]]) -> None:
     cur = state.current_player()
     if cur == CHANCE:
-        outcomes = state.chance_outcomes()
-        probs = np.array([p for _, p in outcomes])
-        a = outcomes[rng.choice(len(outcomes), p=probs / probs.sum())][0]
+        a = state.sample_chance(rng)
     else:
         legal = state.legal_actions()
         a = legal[rng.integers(len(legal))]

@@ -44,7 +44,7 @@ class Budget:
             done += n
 
 
-class _Scratch:
+class Scratch:
     """Per-search scratch buffers sized for one game."""
 
     def __init__(self, game: Game):
@@ -73,7 +73,7 @@ def so_search(game: Game, sample_worlds: Sampler, me: int, budget: Budget, *, c:
     run = make_so_ismcts(game.kernel)
     sm = np.asarray(smooth, dtype=np.float64)
     first = budget.iterations if budget.iterations is not None else 4 * budget.chunk
-    tree, rng, b = Tree(first + 2), new_rng(seed), _Scratch(game)
+    tree, rng, b = Tree(first + 2), new_rng(seed), Scratch(game)
     for n in budget.chunks():
         dets, start = sample_worlds(n), 0
         while start < n:
@@ -106,7 +106,7 @@ def mo_search(game: Game, sample_worlds: Sampler, me: int, budget: Budget, *, c:
     max_new = n_players * (game.max_game_length + 1)
     first = budget.iterations if budget.iterations is not None else 4 * budget.chunk
     tree = Tree(n_players * (first + 2) + max_new, roots=n_players)
-    rng, b = new_rng(seed), _Scratch(game)
+    rng, b = new_rng(seed), Scratch(game)
     for n in budget.chunks():
         dets, start = sample_worlds(n), 0
         while start < n:

@@ -13,6 +13,7 @@ import numpy as np
 
 from isz.games.base import Game
 from isz.rng import new_rng
+from isz.search.driver import Scratch
 from isz.search.evaluator import Evaluator
 from isz.search.puct import NEEDS_EVAL, make_puct
 from isz.search.tree import CHILD, LABEL, NONE, SIB, VISITS, Tree
@@ -54,14 +55,7 @@ class PUCTBatch:
         self.tensors = np.zeros((b, game.tensor_size), dtype=np.float32)
         self.masks = np.zeros((b, game.num_actions), dtype=np.bool_)
         self.labels = np.zeros((b, game.num_actions), dtype=np.int64)
-        self.s = np.empty(game.state_size, dtype=np.int64)
-        self.la = np.empty(game.num_actions, dtype=np.int64)
-        self.lab = np.empty(game.num_actions, dtype=np.int64)
-        self.ca = np.empty(max(game.max_chance_outcomes, 1), dtype=np.int64)
-        self.cp = np.empty(len(self.ca), dtype=np.float64)
-        self.ret = np.empty(game.num_players, dtype=np.float64)
-        self.scores = np.empty(game.num_players, dtype=np.float64)
-        self.tbuf = np.empty(game.tensor_size, dtype=np.float32)
+        self.b = Scratch(game)
         self.evaluations = 0
         self.leaf_batches: list[int] = []
 
@@ -77,8 +71,8 @@ class PUCTBatch:
                      int(self.n_trees > 1), c.c_puct, c.fpu, c.rollouts,
                      c.opponents == "prior", t.nodes, t.value,
                      t.prior, t.count, self.rng, self.cur, self.leaf, self.status,
-                     self.tensors, self.masks, self.labels, self.s, self.la, self.lab,
-                     self.ca, self.cp, self.ret, self.scores, self.tbuf)
+                     self.tensors, self.masks, self.labels, self.b.s, self.b.la, self.b.lab,
+                     self.b.ca, self.b.cp, self.b.ret, self.b.scores, self.b.tbuf)
         need = np.flatnonzero(self.status == NEEDS_EVAL)
         if len(need) == 0:
             return
@@ -91,7 +85,7 @@ class PUCTBatch:
         if c.dirichlet_eps > 0:
             self._root_noise(need, priors)
         self.expand(priors, values, t.nodes, t.value, t.prior, t.count, self.cur, self.leaf,
-                    self.status, self.masks, self.labels, self.scores)
+                    self.status, self.masks, self.labels, self.b.scores)
 
     def _root_noise(self, need: np.ndarray, priors: np.ndarray) -> None:
         """Dirichlet noise on the searcher's root priors when the root is expanded."""

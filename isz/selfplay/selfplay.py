@@ -74,9 +74,7 @@ class _Slot:
 def _to_decision(state: State, rng: np.random.Generator) -> None:
     """Resolve chance nodes with the true chance probabilities."""
     while state.is_chance_node():
-        outs = state.chance_outcomes()
-        probs = np.array([p for _, p in outs])
-        state.apply_action(outs[rng.choice(len(outs), p=probs / probs.sum())][0])
+        state.apply_action(state.sample_chance(rng))
 
 
 def play(game: Game, evaluator: Evaluator, cfg: SelfPlayConfig, games: int,

@@ -12,6 +12,7 @@ from isz.belief import BayesBelief, ParticleBelief, UniformBelief, make_belief
 from isz.belief.diagnostics import true_state_probability
 from isz.games.base import State
 from tests.conftest import random_history
+from tests.games.test_recon import history
 
 HOLD, OBSERVE, LEFT, RIGHT = range(4)
 
@@ -28,17 +29,6 @@ def shy(slot, recon_slot, turn):
     p = np.array([0.3, 0.0, 0.2, 0.2])
     p[away] += 0.3 + 0.02 * turn
     return p
-
-
-def history(game, s):
-    """The action/outcome sequence that produced state array ``s``."""
-    turns = game.params["turns"]
-    h = [] if s[0] < 0 else [int(s[0])]
-    for i in range(int(s[4])):
-        h.append(int(s[6 + i]))
-        if s[6 + turns + i] >= 0:
-            h.append(int(s[6 + turns + i]))
-    return h
 
 
 def recon_views(game, count, seed, steps=(4, 17), decision=False):
