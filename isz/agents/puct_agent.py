@@ -3,7 +3,11 @@
 Knobs: ``iterations`` (simulations per move, default 200), ``c_puct`` (1.5),
 ``fpu`` (score of an unvisited move, 0.5), ``tree`` (``mo`` one tree per
 player, default, or ``so``), ``opponents`` (``puct``, or ``prior``: opponents
-play the network's policy, see `isz.search.puct`), ``belief`` (name or `Belief`, default uniform),
+play the network's policy, see `isz.search.puct`), ``value_view`` (``searcher``: the
+searcher's leaf values from its own view, default; or ``actor``), ``belief`` (name
+or `Belief`, default uniform), ``belief_policy`` (``network``: a belief that takes
+a policy — posterior, gibbs — weighs histories by the evaluator's priors; or
+``uniform``),
 ``final`` (``most_visits`` or ``visit_distribution``), ``evaluator`` (an
 `Evaluator`; None = knowledge-free: uniform priors and random rollouts).
 `isz.load_planner(path)` builds one from a checkpoint.
@@ -16,13 +20,15 @@ import numpy as np
 from isz.agents.base import Agent
 from isz.agents.knobs import check_knobs
 from isz.agents.registry import register_agent
-from isz.belief import Belief, make_belief
+from isz.belief import Belief
 from isz.games.base import Game, View
+from isz.search.evaluator import make_search_belief
 from isz.search.puct_driver import PUCTBatch, PUCTConfig
 from isz.types import IszError, check_choice, check_int, seed_from
 
 PUCT_KNOBS = {"iterations": 200, "c_puct": 1.5, "fpu": 0.5, "tree": "mo", "opponents": "puct",
-              "belief": "uniform", "final": "most_visits", "evaluator": None}
+              "value_view": "searcher", "belief": "uniform", "belief_policy": "network",
+              "final": "most_visits", "evaluator": None}
 
 
 def _check_number(name: str, value, lo: float) -> float:
@@ -42,12 +48,15 @@ class PUCTAgent(Agent):
         self.iterations = check_int("iterations", k["iterations"], lo=1)
         check_choice("tree", k["tree"], ("mo", "so"))
         check_choice("opponents", k["opponents"], ("puct", "prior"))
+        check_choice("value_view", k["value_view"], ("searcher", "actor"))
         check_choice("final-move rule", k["final"], ("most_visits", "visit_distribution"))
         self.cfg = PUCTConfig(c_puct=_check_number("c_puct", k["c_puct"], 0.0),
                               fpu=_check_number("fpu", k["fpu"], 0.0), tree=k["tree"],
-                              rollouts=k["evaluator"] is None, opponents=k["opponents"])
+                              rollouts=k["evaluator"] is None, opponents=k["opponents"],
+                              value_view=k["value_view"])
         b = k["belief"]
-        self.belief = b if isinstance(b, Belief) else make_belief(b, game)
+        self.belief = b if isinstance(b, Belief) else \
+            make_search_belief(b, game, k["evaluator"], k["belief_policy"])
         self.evaluator = k["evaluator"]
         self.final = k["final"]
         self.knobs = k

@@ -33,6 +33,11 @@ def belief_names() -> list[str]:
     return sorted(_BELIEFS)
 
 
+def belief_knobs(name: str) -> dict:
+    """Knob names -> defaults of belief ``name`` (empty when unknown or none)."""
+    return dict(getattr(_BELIEFS.get(name), "KNOBS", None) or {})
+
+
 def make_belief(name: str, game: Game, **knobs) -> Belief:
     """Build a registered belief for ``game``; unknown names or knobs raise `IszError`."""
     if name not in _BELIEFS:

@@ -30,6 +30,14 @@ visits after expansion, i.e. AlphaZero's PUCT). ``Q`` is the mean score in
 evaluator's value for every player, ``(v + 1) / 2``; terminals use the true
 returns; with ``rollouts`` a random playout replaces the evaluator (uniform
 priors), giving a knowledge-free PUCT-ISMCTS.
+
+Whose view values a leaf. Priors at a leaf must come from the actor's view,
+but when the actor is an opponent, its value estimate for the searcher
+averages over the searcher's possible cards: a strong hand looks average and
+a bluff looks like a strong hand. With ``value_view = "searcher"`` (default)
+the searcher's entry is taken from the searcher's own view in the same world
+(one more row in the batch), so the searcher's Q values condition on what it
+knows; the other players keep the actor's estimate.
 """
 
 from __future__ import annotations
@@ -135,10 +143,10 @@ def make_puct(kernel: Kernel):
         return a if actor == owner else observe(s, params, a, owner)
 
     @nb.njit(cache=True)
-    def descend(worlds, params, me, mo, c_puct, fpu, rollouts, prior_opponents, nodes, value,
-                prior, count,
-                rng, cur, leaf, status, tensors, masks, labels, s, la, lab, ca, cp, ret,
-                scores, tbuf):
+    def descend(worlds, params, me, mo, c_puct, fpu, rollouts, prior_opponents, own_values,
+                nodes, value, prior, count,
+                rng, cur, leaf, status, tensors, masks, labels, my_tensors, s, la, lab, ca, cp,
+                ret, scores, tbuf):
         """One simulation of every search ``b`` down to a leaf or a terminal.
 
         worlds: int64[B, state_size], this step's world of each search.
@@ -148,7 +156,10 @@ def make_puct(kernel: Kernel):
         ``leaf[b, 0]`` must be evaluated at node ``cur[b, leaf[b, 1]]``: its
         tensor is in ``tensors[b]``, its legal mask in ``masks[b]`` and the
         edge label of each legal action in ``labels[b]``; otherwise the
-        simulation ended at a terminal (or a rollout) and is backed up.
+        simulation ended at a terminal (or a rollout) and is backed up. With
+        ``own_values`` and an opponent leaf, ``leaf[b, 2] == 1`` and the
+        searcher's own view in that world is in ``my_tensors[b]`` (its value
+        for the searcher conditions on the searcher's true cards).
         """
         n_trees = cur.shape[1]
         for b in range(worlds.shape[0]):
@@ -193,6 +204,10 @@ def make_puct(kernel: Kernel):
                         labels[b, la[i]] = lab[i]
                     leaf[b, 0] = p
                     leaf[b, 1] = at
+                    leaf[b, 2] = 0
+                    if own_values and p != me[b]:
+                        info_tensor(s, params, me[b], my_tensors[b])
+                        leaf[b, 2] = 1
                     status[b] = NEEDS_EVAL
                     break
                 ch = select_puct(nodes, value, prior, count, x, lab, n, p, c_puct, fpu)
@@ -211,12 +226,15 @@ def make_puct(kernel: Kernel):
                     backprop(nodes, value, cur[b, t], scores)
 
     @nb.njit(cache=True)
-    def expand(priors, values, nodes, value, prior, count, cur, leaf, status, masks, labels,
-               scores):
+    def expand(priors, values, my_values, me, nodes, value, prior, count, cur, leaf, status,
+               masks, labels, scores):
         """Create the children of every evaluated leaf and back its values up.
 
         priors: float32[B, A]; values: float32[B, num_players] in [-1, 1]
-        (rows of searches whose ``status`` is not NEEDS_EVAL are ignored).
+        from the actor's view; my_values: float32[B, num_players] from the
+        searcher's view, whose searcher entry replaces the actor's estimate
+        where ``leaf[b, 2] == 1`` (rows whose ``status`` is not NEEDS_EVAL
+        are ignored).
         """
         n_trees = cur.shape[1]
         for b in range(cur.shape[0]):
@@ -232,6 +250,8 @@ def make_puct(kernel: Kernel):
                     prior[ch] += priors[b, a]
             for i in range(scores.shape[0]):
                 scores[i] = 0.5 * (values[b, i] + 1.0)
+            if leaf[b, 2] == 1:
+                scores[me[b]] = 0.5 * (my_values[b, me[b]] + 1.0)
             for t in range(n_trees):
                 backprop(nodes, value, cur[b, t], scores)
 

@@ -30,6 +30,7 @@ class PUCTConfig:
     dirichlet_alpha: float = 0.3
     dirichlet_eps: float = 0.0
     opponents: str = "puct"  # puct, or prior: opponents play the network policy
+    value_view: str = "searcher"  # searcher: the searcher's leaf values from its own view; actor
 
 
 class PUCTBatch:
@@ -50,9 +51,10 @@ class PUCTBatch:
         self.rng = new_rng(seed)
         self.np_rng = np.random.default_rng(seed)
         self.cur = np.zeros((b, self.n_trees), dtype=np.int64)
-        self.leaf = np.zeros((b, 2), dtype=np.int64)
+        self.leaf = np.zeros((b, 3), dtype=np.int64)
         self.status = np.zeros(b, dtype=np.int64)
         self.tensors = np.zeros((b, game.tensor_size), dtype=np.float32)
+        self.my_tensors = np.zeros((b, game.tensor_size), dtype=np.float32)
         self.masks = np.zeros((b, game.num_actions), dtype=np.bool_)
         self.labels = np.zeros((b, game.num_actions), dtype=np.int64)
         self.b = Scratch(game)
@@ -69,23 +71,40 @@ class PUCTBatch:
         t.reserve(self.per_step * len(self.worlds))
         self.descend(self.worlds[:, k % self.worlds.shape[1]], g.kparams, self.me,
                      int(self.n_trees > 1), c.c_puct, c.fpu, c.rollouts,
-                     c.opponents == "prior", t.nodes, t.value,
+                     c.opponents == "prior", c.value_view == "searcher", t.nodes, t.value,
                      t.prior, t.count, self.rng, self.cur, self.leaf, self.status,
-                     self.tensors, self.masks, self.labels, self.b.s, self.b.la, self.b.lab,
-                     self.b.ca, self.b.cp, self.b.ret, self.b.scores, self.b.tbuf)
+                     self.tensors, self.masks, self.labels, self.my_tensors, self.b.s,
+                     self.b.la, self.b.lab, self.b.ca, self.b.cp, self.b.ret, self.b.scores,
+                     self.b.tbuf)
         need = np.flatnonzero(self.status == NEEDS_EVAL)
         if len(need) == 0:
             return
-        priors = np.zeros((len(self.worlds), g.num_actions), dtype=np.float32)
-        values = np.zeros((len(self.worlds), g.num_players), dtype=np.float32)
-        p, v = evaluator.evaluate(self.tensors[need], self.masks[need])
-        priors[need], values[need] = p, v
-        self.evaluations += len(need)
-        self.leaf_batches.append(len(need))
+        priors, values, my_values = self._evaluate(evaluator, need)
         if c.dirichlet_eps > 0:
             self._root_noise(need, priors)
-        self.expand(priors, values, t.nodes, t.value, t.prior, t.count, self.cur, self.leaf,
-                    self.status, self.masks, self.labels, self.b.scores)
+        self.expand(priors, values, my_values, self.me, t.nodes, t.value, t.prior, t.count,
+                    self.cur, self.leaf, self.status, self.masks, self.labels, self.b.scores)
+
+    def _evaluate(self, evaluator: Evaluator, need: np.ndarray):
+        """One evaluator call for the pending leaves (actor views, then searcher views).
+
+        Returns priors float32[B, A], values and my_values float32[B, P]; rows
+        outside ``need`` are zero.
+        """
+        g, b = self.game, len(self.worlds)
+        mine = need[self.leaf[need, 2] == 1]
+        # the searcher's view is not a decision: any non-empty mask will do
+        all_legal = np.ones((len(mine), g.num_actions), dtype=np.bool_)
+        p, v = evaluator.evaluate(np.concatenate([self.tensors[need], self.my_tensors[mine]]),
+                                  np.concatenate([self.masks[need], all_legal]))
+        priors = np.zeros((b, g.num_actions), dtype=np.float32)
+        values = np.zeros((b, g.num_players), dtype=np.float32)
+        my_values = np.zeros((b, g.num_players), dtype=np.float32)
+        priors[need], values[need] = p[:len(need)], v[:len(need)]
+        my_values[mine] = v[len(need):]
+        self.evaluations += len(need) + len(mine)
+        self.leaf_batches.append(len(need))
+        return priors, values, my_values
 
     def _root_noise(self, need: np.ndarray, priors: np.ndarray) -> None:
         """Dirichlet noise on the searcher's root priors when the root is expanded."""

@@ -16,10 +16,10 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from isz.belief import Belief, make_belief
+from isz.belief import Belief
 from isz.belief.diagnostics import sampled_diagnostics
 from isz.games.base import Game, State
-from isz.search.evaluator import Evaluator
+from isz.search.evaluator import Evaluator, make_search_belief
 from isz.search.puct_driver import PUCTBatch, PUCTConfig
 from isz.selfplay.records import GameRecord, Positions
 from isz.types import seed_from
@@ -33,6 +33,7 @@ class SelfPlayConfig:
     simulations: int = 64  # PUCT simulations per move
     temperature_moves: int = 4  # early moves sampled by visit counts, then argmax
     belief: str = "uniform"  # determinization sampler of every seat
+    belief_policy: str = "network"  # network: posterior/gibbs weigh histories by the priors
     puct: PUCTConfig = PUCTConfig(dirichlet_eps=0.25)
 
 
@@ -86,7 +87,8 @@ def play(game: Game, evaluator: Evaluator, cfg: SelfPlayConfig, games: int,
     started, records, fills = 0, [], []
     slots: list[_Slot | None] = []
     while started < games and len(slots) < cfg.parallel_games:
-        slots.append(_Slot(game, [make_belief(cfg.belief, game)
+        slots.append(_Slot(game, [make_search_belief(cfg.belief, game, evaluator,
+                                                     cfg.belief_policy)
                                   for _ in range(game.num_players)]))
         started += 1
     while any(s is not None for s in slots):

@@ -26,6 +26,7 @@ class SearchCfg:
     fpu: float = 0.5  # score in [0, 1] assumed for an unvisited move
     tree: str = "mo"  # mo: one tree per player; so: one tree of the searcher
     opponents: str = "puct"  # puct, or prior: opponents in the tree play the network policy
+    value_view: str = "searcher"  # whose view values a leaf for the searcher: searcher or actor
     dirichlet_alpha: float = 0.3  # root noise concentration (self-play only)
     dirichlet_eps: float = 0.25  # root noise weight (self-play only)
     temperature_moves: int = 4  # first moves of a game sampled by visits, then argmax
@@ -34,6 +35,7 @@ class SearchCfg:
 @dataclass
 class BeliefCfg:
     name: str = "uniform"  # determinization sampler of every seat (isz.belief names)
+    policy: str = "network"  # posterior/gibbs: weigh histories by the network (or uniform)
 
 
 @dataclass
@@ -107,6 +109,8 @@ def validate(cfg: TrainConfig) -> None:
     check_int("search.simulations", s.simulations, lo=1)
     check_choice("search.tree", s.tree, ("mo", "so"))
     check_choice("search.opponents", s.opponents, ("puct", "prior"))
+    check_choice("search.value_view", s.value_view, ("searcher", "actor"))
+    check_choice("belief.policy", cfg.belief.policy, ("network", "uniform"))
     check_int("search.temperature_moves", s.temperature_moves, lo=0)
     if not 0 <= s.dirichlet_eps <= 1:
         raise IszError(f"search.dirichlet_eps must be in [0, 1], got {s.dirichlet_eps}")

@@ -24,7 +24,8 @@ def planner(game: Game, model: PolicyValueNet, cfg, device,
     s = cfg.search
     return PUCTAgent(game, evaluator=NetworkEvaluator(model, device), iterations=s.simulations,
                      c_puct=s.c_puct, fpu=s.fpu, tree=s.tree, belief=cfg.belief.name,
-                     final=final, opponents=s.opponents)
+                     belief_policy=cfg.belief.policy, final=final, opponents=s.opponents,
+                     value_view=s.value_view)
 
 
 def evaluate(game: Game, model: PolicyValueNet, cfg, device, deals: int, seed: int

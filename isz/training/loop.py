@@ -30,10 +30,11 @@ from isz.training.logging import RunLogger
 def _selfplay_cfg(cfg: TrainConfig) -> SelfPlayConfig:
     s = cfg.search
     puct = PUCTConfig(c_puct=s.c_puct, fpu=s.fpu, tree=s.tree, dirichlet_alpha=s.dirichlet_alpha,
-                      dirichlet_eps=s.dirichlet_eps, opponents=s.opponents)
+                      dirichlet_eps=s.dirichlet_eps, opponents=s.opponents,
+                      value_view=s.value_view)
     return SelfPlayConfig(parallel_games=cfg.selfplay.parallel_games,
                           simulations=s.simulations, temperature_moves=s.temperature_moves,
-                          belief=cfg.belief.name, puct=puct)
+                          belief=cfg.belief.name, belief_policy=cfg.belief.policy, puct=puct)
 
 
 def _learn(st, cfg: TrainConfig, device) -> dict[str, float]:
