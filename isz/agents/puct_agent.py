@@ -8,7 +8,9 @@ searcher's leaf values from its own view, default; or ``actor``), ``belief`` (na
 or `Belief`, default uniform), ``belief_policy`` (``network``: a belief that takes
 a policy — posterior, gibbs — weighs histories by the evaluator's priors; or
 ``uniform``),
-``final`` (``most_visits`` or ``visit_distribution``), ``evaluator`` (an
+``final`` (``most_visits``, ``visit_distribution``, or ``mirror``: the improved
+policy ``softmax(log P + mirror_eta * q)`` of `PUCTBatch.mirror_policy`, played
+mixed), ``mirror_eta`` (2.0), ``evaluator`` (an
 `Evaluator`; None = knowledge-free: uniform priors and random rollouts).
 `isz.load_planner(path)` builds one from a checkpoint.
 """
@@ -28,7 +30,7 @@ from isz.types import IszError, check_choice, check_int, seed_from
 
 PUCT_KNOBS = {"iterations": 200, "c_puct": 1.5, "fpu": 0.5, "tree": "mo", "opponents": "puct",
               "value_view": "searcher", "belief": "uniform", "belief_policy": "network",
-              "final": "most_visits", "evaluator": None}
+              "final": "most_visits", "mirror_eta": 2.0, "evaluator": None}
 
 
 def _check_number(name: str, value, lo: float) -> float:
@@ -49,7 +51,9 @@ class PUCTAgent(Agent):
         check_choice("tree", k["tree"], ("mo", "so"))
         check_choice("opponents", k["opponents"], ("puct", "prior"))
         check_choice("value_view", k["value_view"], ("searcher", "actor"))
-        check_choice("final-move rule", k["final"], ("most_visits", "visit_distribution"))
+        check_choice("final-move rule", k["final"], ("most_visits", "visit_distribution",
+                                                     "mirror"))
+        self.mirror_eta = _check_number("mirror_eta", k["mirror_eta"], 0.0)
         self.cfg = PUCTConfig(c_puct=_check_number("c_puct", k["c_puct"], 0.0),
                               fpu=_check_number("fpu", k["fpu"], 0.0), tree=k["tree"],
                               rollouts=k["evaluator"] is None, opponents=k["opponents"],
@@ -66,12 +70,14 @@ class PUCTAgent(Agent):
         self.belief.reset()
 
     def policy(self, view: View, rng: np.random.Generator) -> np.ndarray:
-        """Root visit distribution (``visit_distribution``) or one-hot of the best move."""
+        """Root visit distribution (``visit_distribution``), the improved policy
+        (``mirror``), or one-hot of the most visited move."""
         worlds = self.belief.sample_many(view, self.iterations, rng)[None]
         batch = PUCTBatch(self.game, self.cfg, worlds, [view.player], seed_from(rng))
         batch.run(self.evaluator, self.iterations)
         self.last_stats = batch.root_stats(0)
-        pi = batch.visit_policy(0).astype(np.float64)
+        pi = batch.target_policy(0, "mirror" if self.final == "mirror" else "visits",
+                                 self.mirror_eta)
         if self.final == "most_visits" or pi.sum() == 0:
             best = max(self.last_stats, key=lambda a: self.last_stats[a][0]) \
                 if self.last_stats else view.legal_actions[0]
@@ -81,7 +87,7 @@ class PUCTAgent(Agent):
 
     def act(self, view: View, rng: np.random.Generator) -> int:
         pi = self.policy(view, rng)
-        if self.final == "visit_distribution":
+        if self.final in ("visit_distribution", "mirror"):
             return int(rng.choice(len(pi), p=pi))
         return int(np.argmax(pi))
 

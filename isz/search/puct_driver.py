@@ -18,6 +18,8 @@ from isz.search.evaluator import Evaluator
 from isz.search.puct import NEEDS_EVAL, make_puct
 from isz.search.tree import CHILD, LABEL, NONE, SIB, VISITS, Tree
 
+POLICY_TARGETS = ("visits", "mirror")
+
 
 @dataclass(frozen=True)
 class PUCTConfig:
@@ -138,3 +140,44 @@ class PUCTBatch:
             pi[a] = n
         total = pi.sum()
         return pi / total if total > 0 else pi
+
+    def mirror_policy(self, b: int, eta: float, alpha: float = 0.0) -> np.ndarray:
+        """Improved policy of search b: ``softmax(log P + eta * q)`` over its root moves.
+
+        One mirror-descent (Hedge) step from the network's prior ``P`` along
+        the searched action values ``q = 2 Q - 1`` in [-1, 1] (a move never
+        visited takes the root's visit-weighted mean, so it keeps its prior
+        ratio). Trained on by every seat against the others' current policy,
+        this is multiplicative weights per information set, whose average
+        approaches a Nash equilibrium in two-player zero-sum games, where
+        visit counts of a short search stall at a floor of the prior. With
+        ``alpha > 0`` the step is magnetic mirror descent (Sokota et al., 2023)
+        toward the uniform policy: ``softmax((log P + eta * q) / (1 + alpha * eta))``,
+        whose last iterate converges (to a regularised equilibrium) instead of
+        cycling. float64[num_actions], 0 off the root's moves.
+        """
+        nodes, t = self.tree.nodes, self.tree
+        acts, logp, q, n = [], [], [], []
+        ch = int(nodes[self.root(b), CHILD])
+        while ch != NONE:
+            acts.append(int(nodes[ch, LABEL]))
+            logp.append(np.log(max(float(t.prior[ch]), 1e-12)))
+            visits = int(nodes[ch, VISITS])
+            n.append(visits)
+            q.append(2.0 * t.value[ch] / visits - 1.0 if visits else np.nan)
+            ch = int(nodes[ch, SIB])
+        pi = np.zeros(self.game.num_actions)
+        if not acts:
+            return pi
+        q, n = np.array(q), np.array(n, dtype=np.float64)
+        mean = float(np.nansum(q * n) / n.sum()) if n.sum() > 0 else 0.0
+        z = (np.array(logp) + eta * np.where(np.isnan(q), mean, q)) / (1.0 + alpha * eta)
+        w = np.exp(z - z.max())
+        pi[acts] = w / w.sum()
+        return pi
+
+    def target_policy(self, b: int, target: str, eta: float, alpha: float = 0.0) -> np.ndarray:
+        """The policy target of search b: ``visits`` or ``mirror`` (float64[num_actions])."""
+        if target == "mirror":
+            return self.mirror_policy(b, eta, alpha)
+        return self.visit_policy(b).astype(np.float64)

@@ -1,9 +1,10 @@
 """What self-play produces: training positions as flat arrays.
 
 A position is recorded at every decision: the actor's information-state
-tensor (its own view only), its legal mask, the root visit distribution of its
-search (the policy target) and, once the game ends, every player's return
-(the value target, in [-1, 1]).
+tensor (its own view only), its legal mask, the policy target of its search
+and, once the game ends, every player's return (the value target, in
+[-1, 1]). Value-only positions (another seat's view at the same decision)
+carry an all-zero policy target, which the policy loss skips.
 """
 
 from __future__ import annotations
@@ -18,8 +19,9 @@ class Positions:
     """A batch of positions; all arrays share the first dimension N.
 
     tensors: float32[N, tensor_size]; masks: bool[N, num_actions];
-    policies: float32[N, num_actions] (sums to 1 over legal actions);
-    players: int64[N] (the actor); returns: float32[N, num_players].
+    policies: float32[N, num_actions] (sums to 1 over legal actions, or all 0
+    for a value-only position); players: int64[N] (whose view);
+    returns: float32[N, num_players].
     """
 
     tensors: np.ndarray

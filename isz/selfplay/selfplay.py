@@ -4,8 +4,9 @@ Every round, each of the B game slots that sits at a decision node searches
 from the acting seat's own view, with worlds from that seat's own belief; the
 B searches advance one simulation at a time so that every step evaluates all
 pending leaves in one evaluator call (`isz.search.puct_driver.PUCTBatch`).
-Moves are drawn in proportion to root visits for the first
-``temperature_moves`` moves of a game, then the most visited move is played.
+Each position records its policy target (root visits, or the mirror-descent
+improved policy, see `PUCTBatch.mirror_policy`); moves are drawn from it for
+the first ``temperature_moves`` moves of a game, then its argmax is played.
 """
 
 from __future__ import annotations
@@ -34,6 +35,9 @@ class SelfPlayConfig:
     temperature_moves: int = 4  # early moves sampled by visit counts, then argmax
     belief: str = "uniform"  # determinization sampler of every seat
     belief_policy: str = "network"  # network: posterior/gibbs weigh histories by the priors
+    target: str = "visits"  # policy target and move law: visits, or mirror (see PUCTBatch)
+    mirror_eta: float = 2.0  # step size of the mirror target
+    mirror_alpha: float = 0.0  # magnet (uniform) weight of the mirror target
     puct: PUCTConfig = PUCTConfig(dirichlet_eps=0.25)
 
 
@@ -117,6 +121,20 @@ def play(game: Game, evaluator: Evaluator, cfg: SelfPlayConfig, games: int,
     return pos, stats
 
 
+def _add_value_views(game: Game, slot: _Slot, actor: int) -> None:
+    """Value-only positions (policy target all zero) of the seats not to move.
+
+    With ``value_view = "searcher"`` the search values an opponent's leaf from
+    the searcher's view while the opponent is to move: such views must be in
+    the value head's training data, not only the actor's.
+    """
+    everything = np.ones(game.num_actions, dtype=np.bool_)
+    nothing = np.zeros(game.num_actions, dtype=np.float32)
+    for q in range(game.num_players):
+        if q != actor:
+            slot.record.add(slot.state.view(q).tensor(), everything, nothing, q)
+
+
 def _move_all(game, evaluator, cfg, live: list[_Slot], rng, stats) -> float:
     """One searched move in every live slot; returns the mean batch fill."""
     views = [s.state.view(s.state.current_player()) for s in live]
@@ -133,10 +151,12 @@ def _move_all(game, evaluator, cfg, live: list[_Slot], rng, stats) -> float:
     batch.run(evaluator, cfg.simulations)
     stats.evaluations += batch.evaluations
     for b, (slot, view) in enumerate(zip(live, views, strict=True)):
-        pi = batch.visit_policy(b)
+        pi = batch.target_policy(b, cfg.target, cfg.mirror_eta, cfg.mirror_alpha).astype(np.float32)
         mask = np.zeros(game.num_actions, dtype=np.bool_)
         mask[list(view.legal_actions)] = True
         slot.record.add(view.tensor(), mask, pi, view.player)
+        if cfg.puct.value_view == "searcher":
+            _add_value_views(game, slot, view.player)
         if slot.moves < cfg.temperature_moves:
             action = int(rng.choice(len(pi), p=pi / pi.sum()))
         else:

@@ -29,7 +29,10 @@ class SearchCfg:
     value_view: str = "searcher"  # whose view values a leaf for the searcher: searcher or actor
     dirichlet_alpha: float = 0.3  # root noise concentration (self-play only)
     dirichlet_eps: float = 0.25  # root noise weight (self-play only)
-    temperature_moves: int = 4  # first moves of a game sampled by visits, then argmax
+    temperature_moves: int = 4  # first moves of a game sampled from the target, then argmax
+    target: str = "visits"  # policy target: visits (AlphaZero) or mirror (Hedge step on q)
+    mirror_eta: float = 2.0  # step size of the mirror target, per unit of value in [-1, 1]
+    mirror_alpha: float = 0.0  # magnet weight of the mirror target (0: plain Hedge step)
 
 
 @dataclass
@@ -110,6 +113,11 @@ def validate(cfg: TrainConfig) -> None:
     check_choice("search.tree", s.tree, ("mo", "so"))
     check_choice("search.opponents", s.opponents, ("puct", "prior"))
     check_choice("search.value_view", s.value_view, ("searcher", "actor"))
+    check_choice("search.target", s.target, ("visits", "mirror"))
+    _positive("search.mirror_eta", s.mirror_eta)
+    if isinstance(s.mirror_alpha, bool) or not isinstance(s.mirror_alpha, (int, float)) \
+            or s.mirror_alpha < 0:
+        raise IszError(f"search.mirror_alpha must be a number >= 0, got {s.mirror_alpha!r}")
     check_choice("belief.policy", cfg.belief.policy, ("network", "uniform"))
     check_int("search.temperature_moves", s.temperature_moves, lo=0)
     if not 0 <= s.dirichlet_eps <= 1:

@@ -20,12 +20,15 @@ EXACT_GAMES = ("kuhn_poker", "leduc_poker")
 
 def planner(game: Game, model: PolicyValueNet, cfg, device,
             final: str = "most_visits") -> PUCTAgent:
-    """The network-guided planner as it plays in evaluation."""
+    """The network-guided planner as it plays in evaluation (with the ``mirror``
+    target it plays the mixed improved policy it was trained on)."""
     s = cfg.search
+    if s.target == "mirror":
+        final = "mirror"
     return PUCTAgent(game, evaluator=NetworkEvaluator(model, device), iterations=s.simulations,
                      c_puct=s.c_puct, fpu=s.fpu, tree=s.tree, belief=cfg.belief.name,
                      belief_policy=cfg.belief.policy, final=final, opponents=s.opponents,
-                     value_view=s.value_view)
+                     value_view=s.value_view, mirror_eta=s.mirror_eta)
 
 
 def evaluate(game: Game, model: PolicyValueNet, cfg, device, deals: int, seed: int

@@ -1,6 +1,7 @@
 """One gradient step of the AlphaZero loss on a replay batch.
 
-loss = policy cross-entropy against the root visit distribution
+loss = policy cross-entropy against the search's policy target (averaged over
+       the positions that have one: value-only positions carry all zeros)
      + value_weight * mean squared error of every player's value against the
        final returns; weight decay is AdamW's (decoupled).
 """
@@ -47,7 +48,8 @@ def loss_terms(model: PolicyValueNet, batch: Positions, device: torch.device,
     z = torch.from_numpy(batch.returns).to(device)
     logits, v = model(x, mask)
     logp = torch.log_softmax(logits, dim=-1)
-    policy = -(pi * logp).sum(dim=-1).mean()
+    has_target = (pi.sum(dim=-1) > 0).float()
+    policy = -(pi * logp).sum(dim=-1).sum() / has_target.sum().clamp(min=1.0)
     value = ((v - z) ** 2).mean()
     return {"policy": policy, "value": value, "total": policy + value_weight * value}
 
