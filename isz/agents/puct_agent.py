@@ -25,7 +25,7 @@ from isz.agents.registry import register_agent
 from isz.belief import Belief
 from isz.games.base import Game, View
 from isz.search.evaluator import make_search_belief
-from isz.search.puct_driver import PUCTBatch, PUCTConfig
+from isz.search.puct_driver import OPPONENT_MODES, PUCTBatch, PUCTConfig
 from isz.types import IszError, check_choice, check_int, seed_from
 
 PUCT_KNOBS = {"iterations": 200, "c_puct": 1.5, "fpu": 0.5, "tree": "mo", "opponents": "puct",
@@ -49,7 +49,7 @@ class PUCTAgent(Agent):
         k = check_knobs(self.name, knobs, PUCT_KNOBS)
         self.iterations = check_int("iterations", k["iterations"], lo=1)
         check_choice("tree", k["tree"], ("mo", "so"))
-        check_choice("opponents", k["opponents"], ("puct", "prior"))
+        check_choice("opponents", k["opponents"], OPPONENT_MODES)
         check_choice("value_view", k["value_view"], ("searcher", "actor"))
         check_choice("final-move rule", k["final"], ("most_visits", "visit_distribution",
                                                      "mirror"))

@@ -20,7 +20,10 @@ searcher; ``"prior"`` draws their moves from the network's policy on their own
 view, so the searcher answers the current policy instead of an opponent that
 optimises inside the tree with the searcher's true cards fixed in every world
 (which makes bluffs look worthless); trained on a replay buffer, the planner
-then averages best responses, as fictitious play does.
+then averages best responses, as fictitious play does. ``"evaluate"``: every
+move below the searcher's root, its own included, is drawn from the
+network's policy, so a root move's mean value estimates the on-policy action
+value ``Q^pi(I, a)`` that the ``mirror`` policy target steps along.
 
 Selection: ``Q + c_puct * P * sqrt(A) / (1 + N)``, where ``A`` counts the
 visits of the parent in which the move was legal (availability, the ISMCTS
@@ -143,7 +146,7 @@ def make_puct(kernel: Kernel):
         return a if actor == owner else observe(s, params, a, owner)
 
     @nb.njit(cache=True)
-    def descend(worlds, params, me, mo, c_puct, fpu, rollouts, prior_opponents, own_values,
+    def descend(worlds, params, me, mo, c_puct, fpu, rollouts, prior_moves, own_values,
                 nodes, value, prior, count,
                 rng, cur, leaf, status, tensors, masks, labels, my_tensors, s, la, lab, ca, cp,
                 ret, scores, tbuf):
@@ -211,7 +214,10 @@ def make_puct(kernel: Kernel):
                     status[b] = NEEDS_EVAL
                     break
                 ch = select_puct(nodes, value, prior, count, x, lab, n, p, c_puct, fpu)
-                if prior_opponents and p != me[b]:
+                # prior_moves 1: opponents play the prior; 2: so does the searcher
+                # below its root (the root's values are then on-policy Q)
+                if prior_moves == 1 and p != me[b] or prior_moves == 2 and \
+                        (p != me[b] or x != b * n_trees + (me[b] if mo else 0)):
                     ch = sample_prior(nodes, prior, x, lab, n, rng)
                 a = pick_action(la, lab, n, nodes[ch, LABEL], rng)
                 for t in range(n_trees):

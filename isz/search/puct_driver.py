@@ -19,6 +19,7 @@ from isz.search.puct import NEEDS_EVAL, make_puct
 from isz.search.tree import CHILD, LABEL, NONE, SIB, VISITS, Tree
 
 POLICY_TARGETS = ("visits", "mirror")
+OPPONENT_MODES = ("puct", "prior", "evaluate")
 
 
 @dataclass(frozen=True)
@@ -31,7 +32,7 @@ class PUCTConfig:
     rollouts: bool = False
     dirichlet_alpha: float = 0.3
     dirichlet_eps: float = 0.0
-    opponents: str = "puct"  # puct, or prior: opponents play the network policy
+    opponents: str = "puct"  # puct; prior: opponents play the network policy; evaluate: all do
     value_view: str = "searcher"  # searcher: the searcher's leaf values from its own view; actor
 
 
@@ -73,8 +74,8 @@ class PUCTBatch:
         t.reserve(self.per_step * len(self.worlds))
         self.descend(self.worlds[:, k % self.worlds.shape[1]], g.kparams, self.me,
                      int(self.n_trees > 1), c.c_puct, c.fpu, c.rollouts,
-                     c.opponents == "prior", c.value_view == "searcher", t.nodes, t.value,
-                     t.prior, t.count, self.rng, self.cur, self.leaf, self.status,
+                     OPPONENT_MODES.index(c.opponents), c.value_view == "searcher", t.nodes,
+                     t.value, t.prior, t.count, self.rng, self.cur, self.leaf, self.status,
                      self.tensors, self.masks, self.labels, self.my_tensors, self.b.s,
                      self.b.la, self.b.lab, self.b.ca, self.b.cp, self.b.ret, self.b.scores,
                      self.b.tbuf)

@@ -25,7 +25,7 @@ class SearchCfg:
     c_puct: float = 1.5  # exploration weight of the prior
     fpu: float = 0.5  # score in [0, 1] assumed for an unvisited move
     tree: str = "mo"  # mo: one tree per player; so: one tree of the searcher
-    opponents: str = "puct"  # puct, or prior: opponents in the tree play the network policy
+    opponents: str = "puct"  # puct; prior: opponents play the network policy; evaluate: all do
     value_view: str = "searcher"  # whose view values a leaf for the searcher: searcher or actor
     dirichlet_alpha: float = 0.3  # root noise concentration (self-play only)
     dirichlet_eps: float = 0.25  # root noise weight (self-play only)
@@ -107,11 +107,12 @@ def validate(cfg: TrainConfig) -> None:
     """Raise `IszError` naming the first bad value and what is allowed."""
     from isz.agents import agent_names
     from isz.belief import belief_names
+    from isz.search.puct_driver import OPPONENT_MODES
 
     s, t = cfg.search, cfg.trainer
     check_int("search.simulations", s.simulations, lo=1)
     check_choice("search.tree", s.tree, ("mo", "so"))
-    check_choice("search.opponents", s.opponents, ("puct", "prior"))
+    check_choice("search.opponents", s.opponents, OPPONENT_MODES)
     check_choice("search.value_view", s.value_view, ("searcher", "actor"))
     check_choice("search.target", s.target, ("visits", "mirror"))
     _positive("search.mirror_eta", s.mirror_eta)
