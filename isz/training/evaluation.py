@@ -14,6 +14,7 @@ from isz.evaluation import match
 from isz.evaluation.exploitability import agent_policy, exploitability
 from isz.games.base import Game
 from isz.nn.model import PolicyValueNet
+from isz.search.evaluator import evaluator_policy
 
 EXACT_GAMES = ("kuhn_poker", "leduc_poker")
 
@@ -49,4 +50,7 @@ def evaluate(game: Game, model: PolicyValueNet, cfg, device, deals: int, seed: i
         # the planner's mixed policy: its root visit distribution
         agent = planner(game, model, cfg, device, final="visit_distribution")
         out["eval/exploitability"] = exploitability(game, agent_policy(agent, seed)).exploitability
+        # the raw network (its policy head alone), to tell learning from search
+        raw = evaluator_policy(agent.evaluator)
+        out["eval/exploitability_net"] = exploitability(game, raw).exploitability
     return out

@@ -203,3 +203,49 @@ def test_sample_statistics():
         effective_sample_size([1, -1])
     with pytest.raises(isz.IszError, match="probs"):
         entropy([0.0, 0.0])
+
+
+@pytest.mark.parametrize("name", POKER)
+def test_stratified_counts_and_unbiased_slots(name):
+    """Every card appears n * p times up to one, and each slot is still drawn by p."""
+    game, states = decisions(name, 3, seed=11)
+    belief = make_belief("posterior", game, policy=skewed_policy)
+    for state in states:
+        view = state.view(state.current_player())
+        post = belief.posterior(view)
+        for n in (1, 7, 64):
+            worlds = belief.sample_many(view, n, np.random.default_rng(n))
+            cards = worlds[:, 1 - view.player].tolist()
+            for c, p in post.items():
+                assert abs(cards.count(c) - n * p) < 1.0 + 1e-9, (c, p, n)
+        first = [int(belief.sample_many(view, 3, np.random.default_rng(s))[0, 1 - view.player])
+                 for s in range(6000)]
+        freq = {c: first.count(c) / len(first) for c in set(first)}
+        assert tv(freq, post) < 0.03
+
+
+def test_search_belief_weighs_histories_by_the_evaluator():
+    from isz.search.evaluator import make_search_belief
+
+    class BetsWithKingOnly:
+        """Kuhn: bet (action 1) with the king only, else pass; value 0."""
+
+        def evaluate(self, tensors, masks):
+            king = tensors[:, 2] == 1.0
+            p = np.stack([~king, king], axis=1).astype(np.float32)
+            return p * masks, np.zeros((len(tensors), 2), np.float32)
+
+    game = isz.make_game("kuhn_poker")
+    s = game.new_initial_state()
+    s.apply_action(2)  # player 0: king
+    s.apply_action(1)  # player 1: queen
+    s.apply_action(1)  # player 0 bets
+    view = s.view(1)
+    assert make_search_belief("posterior", game, BetsWithKingOnly()).posterior(view) \
+        == pytest.approx({0: 0.0, 2: 1.0})
+    assert make_search_belief("posterior", game, BetsWithKingOnly(), "uniform") \
+        .posterior(view) == pytest.approx({0: 0.5, 2: 0.5})
+    # beliefs without a policy knob ignore the evaluator
+    assert make_search_belief("uniform", game, BetsWithKingOnly()).name == "uniform"
+    with pytest.raises(isz.IszError, match="belief policy 'net'.*network, uniform"):
+        make_search_belief("posterior", game, BetsWithKingOnly(), "net")
