@@ -32,7 +32,10 @@ case "${1:-}" in
     $PY scripts/train.py game=leduc_poker search.opponents=prior trainer.iterations=60 \
       trainer.final_eval_deals=300 trainer.eval_opponents=[so_ismcts] \
       experiment.name=leduc_prior
-    $PY scripts/train.py game=recon trainer.iterations=40 trainer.final_eval_deals=500 ;;
+    $PY scripts/train.py game=recon trainer.iterations=40 trainer.final_eval_deals=500
+    # toward Nash: posterior belief under the network, on-policy q, mirror-descent targets
+    $PY scripts/train.py experiment=kuhn_nash
+    $PY scripts/train.py experiment=leduc_nash ;;
   search-exploitability)
     $PY - <<'PYEOF'
 import isz

@@ -117,7 +117,8 @@ def play(game: Game, evaluator: Evaluator, cfg: SelfPlayConfig, games: int,
     stats.seconds = time.perf_counter() - t0
     stats.batch_fill = float(np.mean(fills)) if fills else 0.0
     pos = Positions.concat(records)
-    stats.positions = len(pos)
+    # decisions searched (value-only rows of the other seats are not counted)
+    stats.positions = int(np.count_nonzero(pos.policies.sum(axis=1) > 0))
     return pos, stats
 
 

@@ -37,10 +37,10 @@ class ReplayBuffer:
                 a = getattr(pos, f)
                 self.arrays[f] = np.zeros((self.capacity, *a.shape[1:]), dtype=a.dtype)
         n = len(pos)
-        idx = (self.next + np.arange(n)) % self.capacity
+        keep = min(n, self.capacity)  # more than fits: only the newest survive
+        idx = (self.next + n - keep + np.arange(keep)) % self.capacity
         for f in _FIELDS:
-            self.arrays[f][idx] = getattr(pos, f)[-self.capacity:] if n > self.capacity \
-                else getattr(pos, f)
+            self.arrays[f][idx] = getattr(pos, f)[n - keep:]
         self.next = int((self.next + n) % self.capacity)
         self.size = min(self.capacity, self.size + n)
         self.total_added += n

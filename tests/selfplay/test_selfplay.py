@@ -58,3 +58,11 @@ def test_policy_loss_skips_value_only_rows():
     both, dec = (loss_terms(model, p, torch.device("cpu"), 1.0) for p in (pos, only))
     assert both["policy"].item() == pytest.approx(dec["policy"].item(), rel=1e-6)
     assert both["value"].item() != pytest.approx(dec["value"].item(), rel=1e-6)
+
+
+def test_positions_per_second_counts_decisions_only():
+    game = isz.make_game("kuhn_poker")
+    cfg = SelfPlayConfig(parallel_games=4, simulations=8)
+    pos, stats = play(game, UniformEvaluator(2), cfg, 10, np.random.default_rng(1))
+    assert len(pos) == 2 * stats.positions
+    assert stats.positions == int((pos.policies.sum(axis=1) > 0).sum())
