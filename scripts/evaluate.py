@@ -13,7 +13,9 @@ parameter. Prints the result table and writes config + result as JSON to
 
 A trained network plays as agent ``planner``:
 ``python scripts/evaluate.py checkpoint=runs/tricks/checkpoints/best.pt agents=[planner,so_ismcts]
-iterations=32`` (the game defaults to the checkpoint's; ``iterations`` is its simulations).
+iterations=32`` (the game defaults to the checkpoint's; ``iterations`` is its simulations;
+its other search settings default to those the training run recorded). On Kuhn and
+Leduc, ``exploitability=true`` adds the exact exploitability of every agent's policy.
 
 User errors (unknown game, agent or knob, bad values, a checkpoint of another
 game or a corrupted one) exit with status 2 and one ``error: ...`` line on stderr.
@@ -136,10 +138,25 @@ def evaluate(cfg: EvaluateConfig) -> dict:
     payload = {"config": dataclasses.asdict(cfg),
                "seats": [{"agent": name, "knobs": knobs} for name, knobs in specs],
                "result": result.to_dict()}
+    if cfg.exploitability:
+        payload["exploitability"] = exploitabilities(specs, agents, game, cfg.seed)
     out = Path(to_absolute_path(cfg.output))
     write_json_atomic(out, payload)
     print(f"wrote {out}")
     return payload
+
+
+def exploitabilities(specs, agents: list[Agent], game: Game, seed: int) -> dict[str, float]:
+    """Exact exploitability of each distinct seat agent's policy (Kuhn and Leduc only)."""
+    from isz.evaluation.exploitability import agent_policy, exploitability
+
+    out: dict[str, float] = {}
+    for (name, knobs), agent in zip(specs, agents, strict=True):
+        label = f"{name} {json.dumps(knobs, sort_keys=True)}"
+        if label not in out:
+            out[label] = exploitability(game, agent_policy(agent, seed)).exploitability
+            print(f"exploitability of {label}: {out[label]:.4f}")
+    return out
 
 
 def to_config(dcfg: DictConfig) -> EvaluateConfig:

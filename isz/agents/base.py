@@ -43,3 +43,9 @@ class RandomAgent(Agent):
 
     def act(self, view: View, rng: np.random.Generator) -> int:
         return int(view.legal_actions[rng.integers(len(view.legal_actions))])
+
+    def policy(self, view: View, rng: np.random.Generator) -> np.ndarray:
+        """Uniform over ``view.legal_actions``: float64[num_actions]."""
+        p = np.zeros(view.game.num_actions)
+        p[list(view.legal_actions)] = 1.0 / len(view.legal_actions)
+        return p

@@ -25,4 +25,6 @@ class EvaluateConfig:
     iterations: int = 1000  # search budget, given to every agent that has an `iterations` knob
     knobs: dict[str, dict[str, Any]] = field(default_factory=dict)  # agent name -> extra knobs
     output: str = "results/evaluate.json"  # JSON result; relative to the launch directory
+    exploitability: bool = False  # kuhn_poker/leduc_poker: also the exact exploitability
+    #   (NashConv/2) of each distinct agent's policy (its `policy(view)`, e.g. final=mirror)
     progress: bool = True  # tqdm bar over deals (hidden anyway when stderr is not a terminal)

@@ -19,17 +19,22 @@ from isz.search.evaluator import evaluator_policy
 EXACT_GAMES = ("kuhn_poker", "leduc_poker")
 
 
+def planner_knobs(cfg, final: str = "most_visits") -> dict:
+    """`PUCTAgent` knobs of the planner as the run ``cfg`` evaluates it (also stored
+    in every checkpoint, so `isz.load_planner` plays as trained by default). With
+    the ``mirror`` target it plays the mixed improved policy it was trained on."""
+    s = cfg.search
+    return {"iterations": s.simulations, "c_puct": s.c_puct, "fpu": s.fpu, "tree": s.tree,
+            "belief": cfg.belief.name, "belief_policy": cfg.belief.policy,
+            "final": "mirror" if s.target == "mirror" else final,
+            "opponents": s.opponents, "value_view": s.value_view, "mirror_eta": s.mirror_eta}
+
+
 def planner(game: Game, model: PolicyValueNet, cfg, device,
             final: str = "most_visits") -> PUCTAgent:
-    """The network-guided planner as it plays in evaluation (with the ``mirror``
-    target it plays the mixed improved policy it was trained on)."""
-    s = cfg.search
-    if s.target == "mirror":
-        final = "mirror"
-    return PUCTAgent(game, evaluator=NetworkEvaluator(model, device), iterations=s.simulations,
-                     c_puct=s.c_puct, fpu=s.fpu, tree=s.tree, belief=cfg.belief.name,
-                     belief_policy=cfg.belief.policy, final=final, opponents=s.opponents,
-                     value_view=s.value_view, mirror_eta=s.mirror_eta)
+    """The network-guided planner as it plays in evaluation."""
+    return PUCTAgent(game, evaluator=NetworkEvaluator(model, device),
+                     **planner_knobs(cfg, final))
 
 
 def evaluate(game: Game, model: PolicyValueNet, cfg, device, deals: int, seed: int

@@ -22,7 +22,7 @@ from isz.search.puct_driver import PUCTConfig
 from isz.selfplay import SelfPlayConfig, play
 from isz.training import run_state
 from isz.training.config import TrainConfig, validate
-from isz.training.evaluation import evaluate
+from isz.training.evaluation import evaluate, planner_knobs
 from isz.training.learner import train_step
 from isz.training.logging import RunLogger
 
@@ -97,7 +97,8 @@ def train(cfg: TrainConfig) -> dict[str, float]:
         if is_best:
             st.best_score = score
         st.counters["iteration"] = it
-        run_state.save(run_dir, st, game, model_cfg, t.checkpoint_every, t.keep_last, is_best)
+        run_state.save(run_dir, st, game, model_cfg, t.checkpoint_every, t.keep_last, is_best,
+                       planner_knobs(cfg))
         log.iteration(it, scalars)
     log.close()
     return scalars

@@ -73,8 +73,10 @@ def resume(path: Path, game: Game, model_cfg: ModelConfig, tcfg, device) -> RunS
 
 
 def save(run_dir: Path, st: RunState, game: Game, model_cfg: ModelConfig, keep_every: int,
-         keep_last: int, is_best: bool) -> Path:
-    """Buffer, then ``last.pt`` naming it; numbered/best copies; then prune old files."""
+         keep_last: int, is_best: bool, planner: dict | None = None) -> Path:
+    """Buffer, then ``last.pt`` naming it; numbered/best copies; then prune old files.
+
+    ``planner``: the run's planner knobs (`isz.load_planner` defaults)."""
     ck = run_dir / "checkpoints"
     ck.mkdir(parents=True, exist_ok=True)
     it = st.counters["iteration"]
@@ -83,7 +85,7 @@ def save(run_dir: Path, st: RunState, game: Game, model_cfg: ModelConfig, keep_e
     extra = {"scheduler": json.dumps(st.scheduler.state_dict()),
              "rng": json.dumps(st.rng.bit_generator.state),
              "torch_rng": torch.get_rng_state(), "buffer_file": buf_name,
-             "best_score": float(st.best_score)}
+             "best_score": float(st.best_score), "planner": dict(planner or {})}
     last = save_checkpoint(ck / "last.pt", model=st.model, game=game, model_cfg=model_cfg,
                            optimizer=st.optimizer, counters=st.counters, extra=extra)
     if it % keep_every == 0:

@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 import isz
 from isz.nn import ModelConfig, build_model, save_checkpoint
 
@@ -36,3 +38,33 @@ def test_checkpoint_plays_as_planner(tmp_path):
     (tmp_path / "broken.pt").write_bytes(ck.read_bytes()[:200])
     broken = _run(tmp_path, f"checkpoint={tmp_path / 'broken.pt'}", "deals=1")
     assert broken.returncode == 2 and "broken.pt" in broken.stderr
+
+
+def test_exploitability_of_every_agent(tmp_path):
+    game = isz.make_game("kuhn_poker")
+    cfg = ModelConfig(width=8, depth=1)
+    ck = save_checkpoint(tmp_path / "k.pt", model=build_model(game, cfg), game=game,
+                         model_cfg=cfg)
+    r = _run(tmp_path, f"checkpoint={ck}", "agents=[planner,random]", "deals=2",
+             "iterations=8", "exploitability=true", "knobs.planner.final=visit_distribution")
+    assert r.returncode == 0, r.stderr
+    out = json.loads((tmp_path / "out.json").read_text())["exploitability"]
+    assert out["random {}"] == pytest.approx(0.458333, abs=1e-6)
+    (planner,) = [v for k, v in out.items() if k.startswith("planner")]
+    assert 0.0 < planner < 2.0
+    bad = _run(tmp_path, "game=tricks", "agents=[random]", "deals=1", "exploitability=true")
+    assert bad.returncode == 2 and "histories" in bad.stderr
+
+
+def test_load_planner_defaults_to_the_recorded_search_settings(tmp_path):
+    game = isz.make_game("kuhn_poker")
+    cfg = ModelConfig(width=8, depth=1)
+    recorded = {"iterations": 48, "belief": "posterior", "opponents": "evaluate",
+                "final": "mirror", "mirror_eta": 3.0}
+    ck = save_checkpoint(tmp_path / "k.pt", model=build_model(game, cfg), game=game,
+                         model_cfg=cfg, extra={"planner": recorded})
+    agent = isz.load_planner(str(ck), device="cpu")
+    assert agent.iterations == 48 and agent.belief.name == "posterior"
+    assert agent.final == "mirror" and agent.cfg.opponents == "evaluate"
+    assert agent.mirror_eta == 3.0
+    assert isz.load_planner(str(ck), device="cpu", iterations=8).iterations == 8
