@@ -33,6 +33,7 @@ class SearchCfg:
     target: str = "visits"  # policy target: visits (AlphaZero) or mirror (Hedge step on q)
     mirror_eta: float = 2.0  # step size of the mirror target, per unit of value in [-1, 1]
     mirror_alpha: float = 0.0  # magnet weight of the mirror target (0: plain Hedge step)
+    mirror_alpha_final: float | None = None  # if set: cosine decay of mirror_alpha to this
 
 
 @dataclass
@@ -119,6 +120,11 @@ def validate(cfg: TrainConfig) -> None:
     if isinstance(s.mirror_alpha, bool) or not isinstance(s.mirror_alpha, (int, float)) \
             or s.mirror_alpha < 0:
         raise IszError(f"search.mirror_alpha must be a number >= 0, got {s.mirror_alpha!r}")
+    if s.mirror_alpha_final is not None and (
+            isinstance(s.mirror_alpha_final, bool)
+            or not isinstance(s.mirror_alpha_final, (int, float)) or s.mirror_alpha_final < 0):
+        raise IszError(f"search.mirror_alpha_final must be null or a number >= 0, "
+                       f"got {s.mirror_alpha_final!r}")
     check_choice("belief.policy", cfg.belief.policy, ("network", "uniform"))
     check_int("search.temperature_moves", s.temperature_moves, lo=0)
     if not 0 <= s.dirichlet_eps <= 1:

@@ -8,6 +8,8 @@ everything. Running it again on the same run folder resumes where it stopped.
 
 from __future__ import annotations
 
+import dataclasses
+import math
 import time
 from pathlib import Path
 
@@ -56,6 +58,27 @@ def _learn(st, cfg: TrainConfig, device) -> dict[str, float]:
     return out
 
 
+def mirror_alpha_at(cfg: TrainConfig, it: int) -> float:
+    """Magnet weight of iteration ``it`` (1-based): constant, or a cosine from
+    ``search.mirror_alpha`` down to ``search.mirror_alpha_final`` over the run
+    (a smaller magnet regularises less: its fixed point is closer to Nash)."""
+    s, n = cfg.search, cfg.trainer.iterations
+    if s.mirror_alpha_final is None or n <= 1:
+        return float(s.mirror_alpha)
+    frac = 0.5 * (1.0 + math.cos(math.pi * (it - 1) / (n - 1)))
+    return float(s.mirror_alpha_final + (s.mirror_alpha - s.mirror_alpha_final) * frac)
+
+
+def _best_key(scalars: dict[str, float], t) -> float | None:
+    """Higher is better: minus the exploitability where it is exact, else the score
+    against the first evaluation opponent; None when this iteration was not evaluated."""
+    if "eval/exploitability" in scalars:
+        return -scalars["eval/exploitability"]
+    if t.eval_opponents:
+        return scalars.get(f"eval/score_vs_{t.eval_opponents[0]}")
+    return None
+
+
 def train(cfg: TrainConfig) -> dict[str, float]:
     """Run (or resume) training; returns the last evaluation scalars."""
     validate(cfg)
@@ -78,7 +101,9 @@ def train(cfg: TrainConfig) -> dict[str, float]:
     while st.counters["iteration"] < t.iterations:
         it = st.counters["iteration"] + 1
         evaluator = NetworkEvaluator(st.model, device)
-        pos, stats = play(game, evaluator, sp_cfg, cfg.selfplay.games_per_iteration, st.rng)
+        alpha = mirror_alpha_at(cfg, it)
+        pos, stats = play(game, evaluator, dataclasses.replace(sp_cfg, mirror_alpha=alpha),
+                          cfg.selfplay.games_per_iteration, st.rng)
         st.buffer.add(pos)
         st.counters["games"] += stats.games
         st.counters["positions"] += stats.positions
@@ -91,8 +116,9 @@ def train(cfg: TrainConfig) -> dict[str, float]:
         if final or (t.eval_every and it % t.eval_every == 0):
             deals = t.final_eval_deals if final else t.eval_deals
             scalars.update(evaluate(game, st.model, cfg, device, deals, seed=t.seed + it))
-        score = scalars.get(f"eval/score_vs_{t.eval_opponents[0]}") if t.eval_opponents \
-            else None
+        if cfg.search.target == "mirror":
+            scalars["selfplay/mirror_alpha"] = alpha
+        score = _best_key(scalars, t)
         is_best = score is not None and score > st.best_score
         if is_best:
             st.best_score = score

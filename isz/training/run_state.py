@@ -37,7 +37,7 @@ class RunState:
     rng: np.random.Generator
     counters: dict = field(default_factory=lambda: {"iteration": 0, "games": 0,
                                                    "positions": 0, "steps": 0})
-    best_score: float = -1.0
+    best_score: float = float("-inf")  # higher is better (see loop._best_key)
     resumed: bool = False
 
 

@@ -11,6 +11,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -37,3 +38,21 @@ def test_kuhn_nash_preset_below_0_10(tmp_path):
     out = _train(tmp_path / "run", "experiment=kuhn_nash", timeout=1800)
     assert out["eval/exploitability"] < 0.10
     assert out["eval/exploitability_net"] < 0.10
+
+
+def test_mirror_alpha_schedule_and_best_key():
+    from isz.training.config import TrainConfig
+    from isz.training.loop import _best_key, mirror_alpha_at
+
+    cfg = TrainConfig()
+    cfg.trainer.iterations = 5
+    cfg.search.mirror_alpha = 0.1
+    assert [mirror_alpha_at(cfg, i) for i in range(1, 6)] == [0.1] * 5
+    cfg.search.mirror_alpha_final = 0.02
+    alphas = [mirror_alpha_at(cfg, i) for i in range(1, 6)]
+    assert alphas[0] == pytest.approx(0.1) and alphas[-1] == pytest.approx(0.02)
+    assert alphas[2] == pytest.approx(0.06) and all(np.diff(alphas) < 0)
+    # exact games keep the least exploitable checkpoint as best, others the best score
+    assert _best_key({"eval/exploitability": 0.3, "eval/score_vs_x": 0.9}, cfg.trainer) == -0.3
+    assert _best_key({"eval/score_vs_so_ismcts": 0.6}, cfg.trainer) == 0.6
+    assert _best_key({}, cfg.trainer) is None
