@@ -56,3 +56,18 @@ def test_mirror_alpha_schedule_and_best_key():
     assert _best_key({"eval/exploitability": 0.3, "eval/score_vs_x": 0.9}, cfg.trainer) == -0.3
     assert _best_key({"eval/score_vs_so_ismcts": 0.6}, cfg.trainer) == 0.6
     assert _best_key({}, cfg.trainer) is None
+
+
+@pytest.mark.slow
+def test_leduc_nash_preset_planner_below_0_30(tmp_path):
+    """The final network's planner at 1,024 simulations and a mirror step of 5 (trained
+    at 128 simulations, step 2)."""
+    from isz.agents.puct_agent import load_planner
+    from isz.evaluation.exploitability import agent_policy, exploitability
+
+    out = _train(tmp_path / "run", "experiment=leduc_nash", timeout=3600)
+    assert out["eval/exploitability"] < 0.5  # uniform random: 2.37
+    planner = load_planner(str(tmp_path / "run" / "checkpoints" / "last.pt"), device="cpu",
+                           iterations=1024, mirror_eta=5.0)
+    assert planner.final == "mirror" and planner.belief.name == "posterior"
+    assert exploitability(planner.game, agent_policy(planner, 0)).exploitability < 0.30
