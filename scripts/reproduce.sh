@@ -21,21 +21,19 @@ case "${1:-}" in
   train)
     $PY scripts/train.py
     $PY scripts/train.py game=kuhn_poker trainer.iterations=30 trainer.final_eval_deals=200
-    $PY scripts/train.py game=kuhn_poker search.opponents=prior trainer.iterations=100 \
-      trainer.final_eval_deals=200 trainer.eval_opponents=[so_ismcts] \
-      experiment.name=kuhn_prior
-    $PY scripts/train.py game=kuhn_poker search.opponents=prior search.dirichlet_eps=0 \
-      trainer.iterations=60 trainer.final_eval_deals=50 trainer.eval_opponents=[so_ismcts] \
-      experiment.name=kuhn_prior_nonoise
     $PY scripts/train.py game=leduc_poker trainer.iterations=60 trainer.eval_deals=100 \
       trainer.final_eval_deals=500
-    $PY scripts/train.py game=leduc_poker search.opponents=prior trainer.iterations=60 \
-      trainer.final_eval_deals=300 trainer.eval_opponents=[so_ismcts] \
-      experiment.name=leduc_prior
     $PY scripts/train.py game=recon trainer.iterations=40 trainer.final_eval_deals=500
+    $PY scripts/train.py game=recon trainer.iterations=40 trainer.final_eval_deals=500 \
+      search.value_view=actor experiment.name=recon_actor
     # toward Nash: posterior belief under the network, on-policy q, mirror-descent targets
     $PY scripts/train.py experiment=kuhn_nash
-    $PY scripts/train.py experiment=leduc_nash ;;
+    $PY scripts/train.py experiment=leduc_nash
+    for ck in last best; do
+      $PY scripts/evaluate.py checkpoint=runs/leduc_nash/checkpoints/$ck.pt "agents=[planner]" \
+        deals=1 iterations=1024 exploitability=true knobs.planner.mirror_eta=5 progress=false \
+        output=results/leduc_nash_$ck.json
+    done ;;
   search-exploitability)
     $PY - <<'PYEOF'
 import isz
