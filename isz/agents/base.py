@@ -46,6 +46,6 @@ class RandomAgent(Agent):
 
     def policy(self, view: View, rng: np.random.Generator) -> np.ndarray:
         """Uniform over ``view.legal_actions``: float64[num_actions]."""
-        p = np.zeros(view.game.num_actions)
-        p[list(view.legal_actions)] = 1.0 / len(view.legal_actions)
-        return p
+        from isz.belief.poker import uniform_policy
+
+        return uniform_policy(view)

@@ -104,27 +104,27 @@ def _positive(what: str, value: float) -> None:
         raise IszError(f"{what} must be a number > 0, got {value!r}")
 
 
+def _non_negative(what: str, value: float) -> None:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or value < 0:
+        raise IszError(f"{what} must be a number >= 0, got {value!r}")
+
+
 def validate(cfg: TrainConfig) -> None:
     """Raise `IszError` naming the first bad value and what is allowed."""
     from isz.agents import agent_names
     from isz.belief import belief_names
-    from isz.search.puct_driver import OPPONENT_MODES
+    from isz.search.puct_driver import OPPONENT_MODES, POLICY_TARGETS
 
     s, t = cfg.search, cfg.trainer
     check_int("search.simulations", s.simulations, lo=1)
     check_choice("search.tree", s.tree, ("mo", "so"))
     check_choice("search.opponents", s.opponents, OPPONENT_MODES)
     check_choice("search.value_view", s.value_view, ("searcher", "actor"))
-    check_choice("search.target", s.target, ("visits", "mirror"))
+    check_choice("search.target", s.target, POLICY_TARGETS)
     _positive("search.mirror_eta", s.mirror_eta)
-    if isinstance(s.mirror_alpha, bool) or not isinstance(s.mirror_alpha, (int, float)) \
-            or s.mirror_alpha < 0:
-        raise IszError(f"search.mirror_alpha must be a number >= 0, got {s.mirror_alpha!r}")
-    if s.mirror_alpha_final is not None and (
-            isinstance(s.mirror_alpha_final, bool)
-            or not isinstance(s.mirror_alpha_final, (int, float)) or s.mirror_alpha_final < 0):
-        raise IszError(f"search.mirror_alpha_final must be null or a number >= 0, "
-                       f"got {s.mirror_alpha_final!r}")
+    _non_negative("search.mirror_alpha", s.mirror_alpha)
+    if s.mirror_alpha_final is not None:
+        _non_negative("search.mirror_alpha_final (or null)", s.mirror_alpha_final)
     check_choice("belief.policy", cfg.belief.policy, ("network", "uniform"))
     check_int("search.temperature_moves", s.temperature_moves, lo=0)
     if not 0 <= s.dirichlet_eps <= 1:

@@ -21,11 +21,16 @@ def _run(tmp_path, *args):
                           cwd=tmp_path, capture_output=True, text=True, timeout=300)
 
 
-def test_checkpoint_plays_as_planner(tmp_path):
+def _kuhn_checkpoint(tmp_path, **kw):
+    """A small untrained Kuhn checkpoint at ``tmp_path / "k.pt"``."""
     game = isz.make_game("kuhn_poker")
     cfg = ModelConfig(width=8, depth=1)
-    ck = save_checkpoint(tmp_path / "k.pt", model=build_model(game, cfg), game=game,
-                         model_cfg=cfg)
+    return save_checkpoint(tmp_path / "k.pt", model=build_model(game, cfg), game=game,
+                           model_cfg=cfg, **kw)
+
+
+def test_checkpoint_plays_as_planner(tmp_path):
+    ck = _kuhn_checkpoint(tmp_path)
     r = _run(tmp_path, f"checkpoint={ck}", "agents=[planner,random]", "deals=3",
              "iterations=8")
     assert r.returncode == 0, r.stderr
@@ -41,10 +46,7 @@ def test_checkpoint_plays_as_planner(tmp_path):
 
 
 def test_exploitability_of_every_agent(tmp_path):
-    game = isz.make_game("kuhn_poker")
-    cfg = ModelConfig(width=8, depth=1)
-    ck = save_checkpoint(tmp_path / "k.pt", model=build_model(game, cfg), game=game,
-                         model_cfg=cfg)
+    ck = _kuhn_checkpoint(tmp_path)
     r = _run(tmp_path, f"checkpoint={ck}", "agents=[planner,random]", "deals=2",
              "iterations=8", "exploitability=true", "knobs.planner.final=visit_distribution")
     assert r.returncode == 0, r.stderr
@@ -57,12 +59,9 @@ def test_exploitability_of_every_agent(tmp_path):
 
 
 def test_load_planner_defaults_to_the_recorded_search_settings(tmp_path):
-    game = isz.make_game("kuhn_poker")
-    cfg = ModelConfig(width=8, depth=1)
     recorded = {"iterations": 48, "belief": "posterior", "opponents": "evaluate",
                 "final": "mirror", "mirror_eta": 3.0}
-    ck = save_checkpoint(tmp_path / "k.pt", model=build_model(game, cfg), game=game,
-                         model_cfg=cfg, extra={"planner": recorded})
+    ck = _kuhn_checkpoint(tmp_path, extra={"planner": recorded})
     agent = isz.load_planner(str(ck), device="cpu")
     assert agent.iterations == 48 and agent.belief.name == "posterior"
     assert agent.final == "mirror" and agent.cfg.opponents == "evaluate"
