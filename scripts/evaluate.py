@@ -17,6 +17,13 @@ iterations=32`` (the game defaults to the checkpoint's; ``iterations`` is its si
 its other search settings default to those the training run recorded). On Kuhn and
 Leduc, ``exploitability=true`` adds the exact exploitability of every agent's policy.
 
+Equal wall time per move: ``time_per_move=0.05`` gives every searching agent
+(planner included) a budget of 0.05 s per decision instead of ``iterations``;
+the table and the JSON record each agent's mean seconds and simulations per
+decision. Wall-clock results depend on the machine and its load (another
+process on the same cores slows every agent, not always equally): report them
+with their standard errors and the machine, and prefer ``workers`` <= cores.
+
 User errors (unknown game, agent or knob, bad values, a checkpoint of another
 game or a corrupted one) exit with status 2 and one ``error: ...`` line on stderr.
 """
@@ -75,10 +82,19 @@ def seat_specs(cfg: EvaluateConfig, game: Game) -> list[tuple[str, dict]]:
                        f"playing: {', '.join(sorted(set(names)))}")
     specs = []
     for name in names:
-        has_its = name == PLANNER or "iterations" in agent_knobs(name)
-        knobs = {"iterations": cfg.iterations} if has_its else {}
-        specs.append((name, {**knobs, **cfg.knobs.get(name, {})}))
+        specs.append((name, {**budget_knobs(cfg, name), **cfg.knobs.get(name, {})}))
     return specs
+
+
+def budget_knobs(cfg: EvaluateConfig, name: str) -> dict:
+    """The search budget of agent ``name``: ``iterations``, or with ``time_per_move``
+    the same wall time for every agent that searches (``time_budget``, no iteration cap)."""
+    knobs = {} if name == PLANNER else agent_knobs(name)
+    if cfg.time_per_move is not None and (name == PLANNER or "time_budget" in knobs):
+        return {"time_budget": cfg.time_per_move, "iterations": None}
+    if name == PLANNER or "iterations" in knobs:
+        return {"iterations": cfg.iterations}
+    return {}
 
 
 def build_agents(specs: list[tuple[str, dict]], game: Game,
@@ -128,6 +144,9 @@ def evaluate(cfg: EvaluateConfig) -> dict:
     check_int("iterations", cfg.iterations, lo=1)
     check_int("workers", cfg.workers, lo=1)
     check_int("seed", cfg.seed, lo=0)
+    if cfg.time_per_move is not None and not cfg.time_per_move > 0:
+        raise IszError(f"time_per_move must be a positive number of seconds, "
+                       f"got {cfg.time_per_move!r}")
     cfg = resolve_defaults(cfg)
     game = make_game(cfg.game, **cfg.game_params)
     specs = seat_specs(cfg, game)

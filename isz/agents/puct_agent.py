@@ -1,6 +1,11 @@
 """`puct_ismcts`: PUCT-ISMCTS guided by an evaluator (a trained network), as an agent.
 
-Knobs: ``iterations`` (simulations per move, default 200), ``c_puct`` (1.5),
+Knobs: ``iterations`` (simulations per move, default 200), ``time_budget``
+(seconds per move: simulations until it is spent; with ``iterations`` too,
+whichever ends first; ``iterations=None`` for time alone), ``lanes``
+(simulations in flight per wave, their leaves evaluated in one network batch;
+``auto``: 1 for up to 8 simulations, else ``min(16, iterations // 8)``, and 16 under
+a time budget alone), ``c_puct`` (1.5),
 ``fpu`` (score of an unvisited move, 0.5), ``tree`` (``mo`` one tree per
 player, default, or ``so``), ``opponents`` (``puct``, or ``prior``: opponents
 play the network's policy, see `isz.search.puct`), ``value_view`` (``searcher``: the
@@ -17,6 +22,8 @@ mixed), ``mirror_eta`` (2.0), ``evaluator`` (an
 
 from __future__ import annotations
 
+import time
+
 import numpy as np
 
 from isz.agents.base import Agent
@@ -28,15 +35,42 @@ from isz.search.evaluator import make_search_belief
 from isz.search.puct_driver import OPPONENT_MODES, PUCTBatch, PUCTConfig
 from isz.types import IszError, check_choice, check_int, seed_from
 
-PUCT_KNOBS = {"iterations": 200, "c_puct": 1.5, "fpu": 0.5, "tree": "mo", "opponents": "puct",
+PUCT_KNOBS = {"iterations": 200, "time_budget": None, "lanes": "auto", "c_puct": 1.5,
+              "fpu": 0.5, "tree": "mo", "opponents": "puct",
               "value_view": "searcher", "belief": "uniform", "belief_policy": "network",
               "final": "most_visits", "mirror_eta": 2.0, "evaluator": None}
+
+
+MAX_AUTO_LANES = 16
+WORLD_CHUNK = 256  # worlds drawn at a time under a time budget
 
 
 def _check_number(name: str, value, lo: float) -> float:
     if isinstance(value, bool) or not isinstance(value, (int, float)) or value < lo:
         raise IszError(f"{name} must be a number >= {lo}, got {value!r}")
     return float(value)
+
+
+def _check_budget(iterations, time_budget) -> tuple[int | None, float | None]:
+    """``(iterations, seconds)``: at least one set; iterations >= 1, seconds > 0."""
+    if time_budget is None:
+        return check_int("iterations", iterations, lo=1), None
+    if isinstance(time_budget, bool) or not isinstance(time_budget, (int, float)) \
+            or time_budget <= 0:
+        raise IszError(f"time_budget must be a positive number of seconds, got {time_budget!r}")
+    its = None if iterations is None else check_int("iterations", iterations, lo=1)
+    return its, float(time_budget)
+
+
+def _check_lanes(lanes, iterations: int | None) -> int:
+    """Simulations per wave: an int >= 1, or ``auto`` (see the module docstring)."""
+    if lanes == "auto":
+        if iterations is None:
+            return MAX_AUTO_LANES
+        return 1 if iterations <= 8 else max(1, min(MAX_AUTO_LANES, iterations // 8))
+    if isinstance(lanes, str):
+        raise IszError(f"lanes must be an integer >= 1 or 'auto', got {lanes!r}")
+    return check_int("lanes", lanes, lo=1)
 
 
 class PUCTAgent(Agent):
@@ -47,7 +81,8 @@ class PUCTAgent(Agent):
     def __init__(self, game: Game, **knobs):
         super().__init__(game)
         k = check_knobs(self.name, knobs, PUCT_KNOBS)
-        self.iterations = check_int("iterations", k["iterations"], lo=1)
+        self.iterations, self.time_budget = _check_budget(k["iterations"], k["time_budget"])
+        self.lanes = _check_lanes(k["lanes"], self.iterations)
         check_choice("tree", k["tree"], ("mo", "so"))
         check_choice("opponents", k["opponents"], OPPONENT_MODES)
         check_choice("value_view", k["value_view"], ("searcher", "actor"))
@@ -65,6 +100,7 @@ class PUCTAgent(Agent):
         self.final = k["final"]
         self.knobs = k
         self.last_stats: dict[int, tuple[int, float]] = {}
+        self.last_simulations = 0
 
     def reset(self) -> None:
         self.belief.reset()
@@ -72,9 +108,7 @@ class PUCTAgent(Agent):
     def policy(self, view: View, rng: np.random.Generator) -> np.ndarray:
         """Root visit distribution (``visit_distribution``), the improved policy
         (``mirror``), or one-hot of the most visited move."""
-        worlds = self.belief.sample_many(view, self.iterations, rng)[None]
-        batch = PUCTBatch(self.game, self.cfg, worlds, [view.player], seed_from(rng))
-        batch.run(self.evaluator, self.iterations)
+        batch = self._search(view, rng)
         self.last_stats = batch.root_stats(0)
         pi = batch.target_policy(0, "mirror" if self.final == "mirror" else "visits",
                                  self.mirror_eta)
@@ -84,6 +118,28 @@ class PUCTAgent(Agent):
             pi = np.zeros_like(pi)
             pi[best] = 1.0
         return pi / pi.sum()
+
+    def _search(self, view: View, rng: np.random.Generator) -> PUCTBatch:
+        """Waves of ``lanes`` simulations until ``iterations`` or ``time_budget`` runs out.
+
+        Worlds are drawn up front for a fixed count, in chunks of `WORLD_CHUNK`
+        under a time budget (the same generator stream either way).
+        """
+        t0 = time.perf_counter()
+        chunk = self.iterations if self.time_budget is None else WORLD_CHUNK
+        worlds = self.belief.sample_many(view, chunk, rng)[None]
+        batch = PUCTBatch(self.game, self.cfg, worlds, [view.player], seed_from(rng),
+                          lanes=self.lanes)
+        for k, active in batch.waves(self.evaluator, self.iterations):
+            if self.time_budget is None:
+                continue
+            # one full wave after the root's at least, so every move has a chance
+            if k > 0 and time.perf_counter() - t0 >= self.time_budget:
+                break
+            if k + active + self.lanes > batch.worlds.shape[1]:
+                batch.add_worlds(self.belief.sample_many(view, WORLD_CHUNK, rng)[None])
+        self.last_simulations = batch.simulations
+        return batch
 
     def act(self, view: View, rng: np.random.Generator) -> int:
         pi = self.policy(view, rng)

@@ -50,6 +50,7 @@ class SearchAgent(Agent):
             b = k["belief"]
             self.belief = b if isinstance(b, Belief) else make_belief(b, game)
         self.last_stats: Stats = {}
+        self.last_simulations = 0
 
     def reset(self) -> None:
         if hasattr(self, "belief"):
@@ -64,6 +65,8 @@ class SearchAgent(Agent):
 
     def _decide(self, stats: Stats, rng: np.random.Generator) -> tuple[int, np.ndarray]:
         self.last_stats = stats
+        # every iteration visits one root move (PIMC: summed over its worlds)
+        self.last_simulations = sum(n for n, _ in stats.values())
         pi = final_policy(stats, self.final, self.game.num_actions)
         if self.final == "visit_distribution":
             return int(rng.choice(len(pi), p=pi)), pi

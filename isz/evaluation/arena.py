@@ -57,11 +57,12 @@ def match(game: Game, agents: Sequence[Agent], deals: int, seed: int, workers: i
     bar = tqdm(outcomes, total=deals, desc=f"{game.name}", unit="deal",
                disable=None if progress else True, leave=False)
     results = list(bar)
-    scores = np.stack([s for s, _ in results])
-    utils = np.stack([u for _, u in results])
+    scores = np.stack([s for s, _, _ in results])
+    utils = np.stack([u for _, u, _ in results])
+    work = np.sum([w for _, _, w in results], axis=0)
     return MatchResult.from_deals(
         game, [a.name for a in agents], scores, utils, seed=seed,
-        workers=workers, wall_time_s=time.perf_counter() - start)
+        workers=workers, wall_time_s=time.perf_counter() - start, work=work)
 
 
 def _check_agents(game: Game, agents: Sequence[Agent]) -> None:
@@ -78,8 +79,9 @@ def _check_agents(game: Game, agents: Sequence[Agent]) -> None:
 
 
 def _run(game: Game, agents: list[Agent], deals: int, seed: int, workers: int,
-         on_decision: DecisionHook | None) -> Iterator[tuple[np.ndarray, np.ndarray]]:
-    """Yield ``(scores, utilities)`` per deal, in deal order."""
+         on_decision: DecisionHook | None
+         ) -> Iterator[tuple[np.ndarray, np.ndarray, np.ndarray]]:
+    """Yield ``(scores, utilities, work)`` per deal, in deal order (see `play_deal`)."""
     if workers == 1:
         for deal in range(deals):
             yield play_deal(game, agents, seed, deal, on_decision)
@@ -103,5 +105,5 @@ def _init_worker(game: Game, agents: list[Agent], seed: int) -> None:
     _WORKER.update(game=game, agents=agents, seed=seed)
 
 
-def _worker_deal(deal: int) -> tuple[np.ndarray, np.ndarray]:
+def _worker_deal(deal: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return play_deal(_WORKER["game"], _WORKER["agents"], _WORKER["seed"], deal)

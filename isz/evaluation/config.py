@@ -23,6 +23,8 @@ class EvaluateConfig:
     seed: int = 0  # same seed, same result (whatever `workers`)
     workers: int = 1  # processes to spread the deals over
     iterations: int = 1000  # search budget, given to every agent that has an `iterations` knob
+    time_per_move: float | None = None  # seconds per decision for every searching agent
+    #   (its `time_budget`; `iterations` is then no limit): equal wall time per move
     knobs: dict[str, dict[str, Any]] = field(default_factory=dict)  # agent name -> extra knobs
     output: str = "results/evaluate.json"  # JSON result; relative to the launch directory
     exploitability: bool = False  # kuhn_poker/leduc_poker: also the exact exploitability

@@ -19,6 +19,7 @@ Rotation ``r`` seats agent ``i`` at seat ``(i + r) % n``.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Sequence
 
 import numpy as np
@@ -51,10 +52,14 @@ def seat_of(agent_index: int, rotation: int, n: int) -> int:
 
 
 def play_game(game: Game, agents: Sequence[Agent], seed: int, deal: int, rotation: int,
-              on_decision: DecisionHook | None = None) -> list[float]:
+              on_decision: DecisionHook | None = None,
+              work: np.ndarray | None = None) -> list[float]:
     """Play one game of ``deal`` in ``rotation``; return the per-seat returns.
 
     ``agents`` is indexed by agent (not seat); `seat_of` places them.
+    ``work``, float64[len(agents), 3], accumulates each agent's decisions,
+    wall seconds spent deciding and search simulations (its ``last_simulations``
+    after each decision, 0 for agents that do not search).
     """
     n = game.num_players
     seated = [agents[(seat - rotation) % n] for seat in range(n)]
@@ -73,7 +78,11 @@ def play_game(game: Game, agents: Sequence[Agent], seed: int, deal: int, rotatio
         agent = seated[seat]
         rng = decision_rng(seed, deal, rotation, seat, decisions[seat])
         decisions[seat] += 1
+        t0 = time.perf_counter()
         action = _decide(agent, state, seat, rng, on_decision)
+        if work is not None:
+            i = (seat - rotation) % n
+            work[i] += (1.0, time.perf_counter() - t0, getattr(agent, "last_simulations", 0))
         try:
             state.apply_action(action)
         except IllegalActionError as e:
@@ -93,21 +102,25 @@ def _decide(agent: Agent, state: State, seat: int, rng: np.random.Generator,
 
 
 def play_deal(game: Game, agents: Sequence[Agent], seed: int, deal: int,
-              on_decision: DecisionHook | None = None) -> tuple[np.ndarray, np.ndarray]:
+              on_decision: DecisionHook | None = None
+              ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Play ``deal`` once per seat rotation.
 
     Returns:
-        ``(scores, utilities)``, each float64 ``[rotations, len(agents)]``,
-        indexed by agent (not seat); utilities are ``returns * utility_scale``.
+        ``(scores, utilities, work)``: scores and utilities float64
+        ``[rotations, len(agents)]``, indexed by agent (not seat; utilities are
+        ``returns * utility_scale``); work float64 ``[len(agents), 3]``: each
+        agent's decisions, seconds deciding and simulations (see `play_game`).
     """
     n = game.num_players
     scores = np.empty((n, n))
     utils = np.empty((n, n))
+    work = np.zeros((n, 3))
     for rot in range(n):
-        returns = play_game(game, agents, seed, deal, rot, on_decision)
+        returns = play_game(game, agents, seed, deal, rot, on_decision, work)
         by_seat = game_scores(returns)
         for i in range(n):
             seat = seat_of(i, rot, n)
             scores[rot, i] = by_seat[seat]
             utils[rot, i] = returns[seat] * game.utility_scale
-    return scores, utils
+    return scores, utils, work

@@ -23,6 +23,11 @@ class AgentResult:
         utility_se: its standard error over deals.
         games: games played (every agent plays every game).
         seat_scores: mean score in each seat, float per seat (first-mover effects).
+        decisions: decisions the agent made over the match.
+        seconds_per_decision: mean wall seconds per decision (noisy on a shared
+            machine: other processes slow every agent, not always equally).
+        simulations_per_decision: mean search simulations (iterations) per
+            decision; 0 for an agent that does not search.
     """
 
     name: str
@@ -32,6 +37,9 @@ class AgentResult:
     utility_se: float
     games: int
     seat_scores: tuple[float, ...]
+    decisions: int = 0
+    seconds_per_decision: float = math.nan
+    simulations_per_decision: float = math.nan
 
 
 @dataclass(frozen=True)
@@ -64,17 +72,24 @@ class MatchResult:
 
     @classmethod
     def from_deals(cls, game, names, scores: np.ndarray, utils: np.ndarray, *, seed: int,
-                   workers: int, wall_time_s: float) -> MatchResult:
-        """Aggregate ``scores``/``utils``, float64 ``[deals, rotations, agents]``."""
+                   workers: int, wall_time_s: float,
+                   work: np.ndarray | None = None) -> MatchResult:
+        """Aggregate ``scores``/``utils``, float64 ``[deals, rotations, agents]``, and
+        ``work``, float64 ``[agents, 3]`` (decisions, seconds, simulations summed)."""
         deals, rotations, n = scores.shape
         deal_scores = scores.mean(axis=1)
         score, score_se = mean_and_se(deal_scores)
         utility, utility_se = mean_and_se(utils.mean(axis=1))
+        work = np.zeros((n, 3)) if work is None else work
+        per = np.maximum(work[:, 0], 1.0)
         agents = tuple(
             AgentResult(
                 name=names[i], score=float(score[i]), score_se=float(score_se[i]),
                 utility=float(utility[i]), utility_se=float(utility_se[i]),
-                games=deals * rotations, seat_scores=_seat_scores(scores, i))
+                games=deals * rotations, seat_scores=_seat_scores(scores, i),
+                decisions=int(work[i, 0]),
+                seconds_per_decision=float(work[i, 1] / per[i]) if work[i, 0] else math.nan,
+                simulations_per_decision=float(work[i, 2] / per[i]) if work[i, 0] else math.nan)
             for i in range(n))
         games = deals * rotations
         info = dict(game.spec)
@@ -94,7 +109,10 @@ class MatchResult:
             "agents": [
                 {"name": a.name, "score": _finite(a.score), "score_se": _finite(a.score_se),
                  "utility": _finite(a.utility), "utility_se": _finite(a.utility_se),
-                 "games": a.games, "seat_scores": [_finite(s) for s in a.seat_scores]}
+                 "games": a.games, "seat_scores": [_finite(s) for s in a.seat_scores],
+                 "decisions": a.decisions,
+                 "seconds_per_decision": _finite(a.seconds_per_decision),
+                 "simulations_per_decision": _finite(a.simulations_per_decision)}
                 for a in self.agents],
         }
 
@@ -105,12 +123,15 @@ class MatchResult:
                 f"seed {self.seed}, {self.wall_time_s:.1f}s ({self.games_per_s:.1f} games/s)")
         width = max(5, *(len(a.name) for a in self.agents))
         cols = f"{'#':>2}  {'agent':<{width}}  {'score':>6} {'±SE':>6}  " \
-               f"{'utility':>8} {'±SE':>7}  {'games':>6}  by seat"
+               f"{'utility':>8} {'±SE':>7}  {'games':>6}  {'s/move':>7} {'sims/move':>9}  " \
+               f"by seat"
         rows = [head, cols]
         for i, a in enumerate(self.agents):
             seats = " ".join(f"{s:.3f}" for s in a.seat_scores)
             rows.append(f"{i:>2}  {a.name:<{width}}  {a.score:6.3f} {a.score_se:6.3f}  "
-                        f"{a.utility:+8.3f} {a.utility_se:7.3f}  {a.games:>6}  {seats}")
+                        f"{a.utility:+8.3f} {a.utility_se:7.3f}  {a.games:>6}  "
+                        f"{a.seconds_per_decision:7.4f} {a.simulations_per_decision:9.1f}  "
+                        f"{seats}")
         return "\n".join(rows)
 
 

@@ -62,6 +62,7 @@ from isz.search.tree import (
     SIB,
     VISITS,
     add_child,
+    add_pending,
     backprop,
     find_child,
     find_or_add,
@@ -69,6 +70,7 @@ from isz.search.tree import (
 from isz.types import CHANCE, TERMINAL
 
 NEEDS_EVAL = 1
+IDLE = 2  # a lane that runs no simulation in this wave
 
 
 @nb.njit(cache=True)
@@ -80,8 +82,12 @@ def add_edge(nodes, value, prior, count, node, label, actor, p):
 
 
 @nb.njit(cache=True)
-def select_puct(nodes, value, prior, count, node, lab, n, actor, c_puct, fpu):
-    """The compatible child maximising PUCT; new labels join with prior 1/n."""
+def select_puct(nodes, value, prior, count, pending, node, lab, n, actor, c_puct, fpu):
+    """The compatible child maximising PUCT; new labels join with prior 1/n.
+
+    A simulation in flight through a child counts as a visit that scored 0
+    (virtual loss), so that the simulations of one batch spread over the tree.
+    """
     for i in range(n):
         if find_child(nodes, node, lab[i]) == NONE:
             add_edge(nodes, value, prior, count, node, lab[i], actor, 1.0 / n)
@@ -93,7 +99,7 @@ def select_puct(nodes, value, prior, count, node, lab, n, actor, c_puct, fpu):
         for i in range(n):
             if lab[i] == label:
                 nodes[ch, AVAIL] += 1
-                nv = nodes[ch, VISITS]
+                nv = nodes[ch, VISITS] + pending[ch]
                 q = value[ch] / nv if nv > 0 else fpu
                 v = q + c_puct * prior[ch] * math.sqrt(nodes[ch, AVAIL]) / (1.0 + nv)
                 if v > best_v:
@@ -146,33 +152,42 @@ def make_puct(kernel: Kernel):
         return a if actor == owner else observe(s, params, a, owner)
 
     @nb.njit(cache=True)
-    def descend(worlds, params, me, mo, c_puct, fpu, rollouts, prior_moves, own_values,
-                nodes, value, prior, count,
+    def descend(worlds, sim0, lanes, active, params, me, mo, c_puct, fpu, rollouts,
+                prior_moves, own_values, nodes, value, prior, count, pending,
                 rng, cur, leaf, status, tensors, masks, labels, my_tensors, s, la, lab, ca, cp,
                 ret, scores, tbuf):
-        """One simulation of every search ``b`` down to a leaf or a terminal.
+        """One wave: ``active`` simulations of every search down to a leaf or a terminal.
 
-        worlds: int64[B, state_size], this step's world of each search.
+        Lane ``l`` (of ``L = B * lanes``) runs a simulation of search
+        ``b = l // lanes`` in world ``worlds[b, (sim0 + l % lanes) % W]``
+        (worlds: int64[B, W, state_size]); lanes with ``l % lanes >= active``
+        idle (``status[l] == IDLE``). Lanes descend one after another, each
+        leaving a virtual loss on its path until `expand` backs its value up.
         me: int64[B] searching seat; mo: 1 for one tree per player, 0 for one.
-        cur: int64[B, T] tree cursors (tree ``t`` of search ``b`` has root
-        ``b * T + t``). On return ``status[b] == NEEDS_EVAL`` when the actor
-        ``leaf[b, 0]`` must be evaluated at node ``cur[b, leaf[b, 1]]``: its
-        tensor is in ``tensors[b]``, its legal mask in ``masks[b]`` and the
-        edge label of each legal action in ``labels[b]``; otherwise the
+        cur: int64[L, T] tree cursors (tree ``t`` of search ``b`` has root
+        ``b * T + t``). On return ``status[l] == NEEDS_EVAL`` when the actor
+        ``leaf[l, 0]`` must be evaluated at node ``cur[l, leaf[l, 1]]``: its
+        tensor is in ``tensors[l]``, its legal mask in ``masks[l]`` and the
+        edge label of each legal action in ``labels[l]``; otherwise the
         simulation ended at a terminal (or a rollout) and is backed up. With
-        ``own_values`` and an opponent leaf, ``leaf[b, 2] == 1`` and the
-        searcher's own view in that world is in ``my_tensors[b]`` (its value
+        ``own_values`` and an opponent leaf, ``leaf[l, 2] == 1`` and the
+        searcher's own view in that world is in ``my_tensors[l]`` (its value
         for the searcher conditions on the searcher's true cards).
         """
         n_trees = cur.shape[1]
-        for b in range(worlds.shape[0]):
-            s[:] = worlds[b]
+        n_worlds = worlds.shape[1]
+        for lane in range(cur.shape[0]):
+            b = lane // lanes
+            if lane % lanes >= active:
+                status[lane] = IDLE
+                continue
+            s[:] = worlds[b, (sim0 + lane % lanes) % n_worlds]
             for t in range(n_trees):
-                cur[b, t] = b * n_trees + t
+                cur[lane, t] = b * n_trees + t
                 if mo and t != me[b]:  # root split: opponents by their own information
-                    cur[b, t] = find_or_add(nodes, value, count, cur[b, t],
-                                            info_label(s, params, t, tbuf), -1)
-            status[b] = 0
+                    cur[lane, t] = find_or_add(nodes, value, count, cur[lane, t],
+                                               info_label(s, params, t, tbuf), -1)
+            status[lane] = 0
             while True:
                 p = current_player(s, params)
                 if p == TERMINAL:
@@ -182,13 +197,13 @@ def make_puct(kernel: Kernel):
                     a = sample_chance(s, params, rng, ca, cp)
                     for t in range(n_trees):
                         owner = t if mo else me[b]
-                        cur[b, t] = find_or_add(nodes, value, count, cur[b, t],
+                        cur[lane, t] = find_or_add(nodes, value, count, cur[lane, t],
                                                 observe(s, params, a, owner), -1)
                     apply_action(s, params, a)
                     continue
                 at = p if mo else 0
                 owner = p if mo else me[b]
-                x = cur[b, at]
+                x = cur[lane, at]
                 n = legal_actions(s, params, la)
                 for i in range(n):
                     lab[i] = label_of(s, params, la[i], p, owner)
@@ -200,20 +215,21 @@ def make_puct(kernel: Kernel):
                         random_playout(s, params, rng, la, ca, cp)
                         terminal_scores(s, params, ret, scores)
                         break
-                    info_tensor(s, params, p, tensors[b])
-                    masks[b, :] = False
+                    info_tensor(s, params, p, tensors[lane])
+                    masks[lane, :] = False
                     for i in range(n):
-                        masks[b, la[i]] = True
-                        labels[b, la[i]] = lab[i]
-                    leaf[b, 0] = p
-                    leaf[b, 1] = at
-                    leaf[b, 2] = 0
+                        masks[lane, la[i]] = True
+                        labels[lane, la[i]] = lab[i]
+                    leaf[lane, 0] = p
+                    leaf[lane, 1] = at
+                    leaf[lane, 2] = 0
                     if own_values and p != me[b]:
-                        info_tensor(s, params, me[b], my_tensors[b])
-                        leaf[b, 2] = 1
-                    status[b] = NEEDS_EVAL
+                        info_tensor(s, params, me[b], my_tensors[lane])
+                        leaf[lane, 2] = 1
+                    status[lane] = NEEDS_EVAL
                     break
-                ch = select_puct(nodes, value, prior, count, x, lab, n, p, c_puct, fpu)
+                ch = select_puct(nodes, value, prior, count, pending, x, lab, n, p, c_puct,
+                                 fpu)
                 # prior_moves 1: opponents play the prior; 2: so does the searcher
                 # below its root (the root's values are then on-policy Q)
                 if prior_moves == 1 and p != me[b] or prior_moves == 2 and \
@@ -222,43 +238,48 @@ def make_puct(kernel: Kernel):
                 a = pick_action(la, lab, n, nodes[ch, LABEL], rng)
                 for t in range(n_trees):
                     if t == at:
-                        cur[b, t] = ch
+                        cur[lane, t] = ch
                     else:
-                        cur[b, t] = find_or_add(nodes, value, count, cur[b, t],
+                        cur[lane, t] = find_or_add(nodes, value, count, cur[lane, t],
                                                 label_of(s, params, a, p, t), p)
                 apply_action(s, params, a)
-            if status[b] != NEEDS_EVAL:
-                for t in range(n_trees):
-                    backprop(nodes, value, cur[b, t], scores)
+            for t in range(n_trees):
+                if status[lane] == NEEDS_EVAL:
+                    add_pending(nodes, pending, cur[lane, t], 1)
+                else:
+                    backprop(nodes, value, cur[lane, t], scores)
 
     @nb.njit(cache=True)
-    def expand(priors, values, my_values, me, nodes, value, prior, count, cur, leaf, status,
-               masks, labels, scores):
+    def expand(priors, values, my_values, me, lanes, nodes, value, prior, count, pending, cur,
+               leaf, status, masks, labels, scores):
         """Create the children of every evaluated leaf and back its values up.
 
-        priors: float32[B, A]; values: float32[B, num_players] in [-1, 1]
-        from the actor's view; my_values: float32[B, num_players] from the
-        searcher's view, whose searcher entry replaces the actor's estimate
-        where ``leaf[b, 2] == 1`` (rows whose ``status`` is not NEEDS_EVAL
-        are ignored).
+        Rows are lanes (see `descend`): priors: float32[L, A]; values:
+        float32[L, num_players] in [-1, 1] from the actor's view; my_values:
+        float32[L, num_players] from the searcher's view, whose searcher entry
+        replaces the actor's estimate where ``leaf[l, 2] == 1`` (rows whose
+        ``status`` is not NEEDS_EVAL are ignored). When several lanes of a
+        wave stopped at the same leaf, the first one creates its children;
+        every lane backs up its own value and lifts its virtual loss.
         """
         n_trees = cur.shape[1]
-        for b in range(cur.shape[0]):
-            if status[b] != NEEDS_EVAL:
+        for lane in range(cur.shape[0]):
+            if status[lane] != NEEDS_EVAL:
                 continue
-            actor = leaf[b, 0]
-            x = cur[b, leaf[b, 1]]
-            for a in range(masks.shape[1]):
-                if masks[b, a]:
-                    ch = find_child(nodes, x, labels[b, a])
-                    if ch == NONE:
-                        ch = add_edge(nodes, value, prior, count, x, labels[b, a], actor, 0.0)
-                    prior[ch] += priors[b, a]
+            b = lane // lanes
+            actor = leaf[lane, 0]
+            x = cur[lane, leaf[lane, 1]]
+            if nodes[x, CHILD] == NONE:
+                for a in range(masks.shape[1]):
+                    if masks[lane, a]:
+                        add_edge(nodes, value, prior, count, x, labels[lane, a], actor,
+                                 priors[lane, a])
             for i in range(scores.shape[0]):
-                scores[i] = 0.5 * (values[b, i] + 1.0)
-            if leaf[b, 2] == 1:
-                scores[me[b]] = 0.5 * (my_values[b, me[b]] + 1.0)
+                scores[i] = 0.5 * (values[lane, i] + 1.0)
+            if leaf[lane, 2] == 1:
+                scores[me[b]] = 0.5 * (my_values[lane, me[b]] + 1.0)
             for t in range(n_trees):
-                backprop(nodes, value, cur[b, t], scores)
+                add_pending(nodes, pending, cur[lane, t], -1)
+                backprop(nodes, value, cur[lane, t], scores)
 
     return descend, expand

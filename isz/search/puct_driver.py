@@ -37,30 +37,41 @@ class PUCTConfig:
 
 
 class PUCTBatch:
-    """``B`` searches over one game; ``worlds[b, k]`` is search b's world at simulation k."""
+    """``B`` searches over one game, each running ``lanes`` simulations per wave.
+
+    ``worlds[b, k]`` is the world of search b's simulation k (int64[B, W,
+    state_size]; simulations past W reuse worlds cyclically unless
+    `add_worlds` supplies more). With ``lanes > 1`` the simulations of a wave
+    descend the same tree one after another, spread by virtual losses, and
+    their leaves are evaluated in one batch: a single decision then fills a
+    network batch the way self-play's B parallel games do.
+    """
 
     def __init__(self, game: Game, cfg: PUCTConfig, worlds: np.ndarray, me: np.ndarray,
-                 seed: int):
+                 seed: int, lanes: int = 1):
         self.game, self.cfg = game, cfg
         self.descend, self.expand = make_puct(game.kernel)
         self.worlds = worlds
         self.me = np.asarray(me, dtype=np.int64)
+        self.lanes = lanes
         b = len(worlds)
+        n = b * lanes
         self.n_trees = game.num_players if cfg.tree == "mo" else 1
         sims = worlds.shape[1]
         self.per_step = self.n_trees * (game.max_game_length + 1) + game.num_actions
-        self.tree = Tree(b * (self.n_trees + 2 * sims) + self.per_step * b,
+        self.tree = Tree(b * (self.n_trees + 2 * sims) + self.per_step * n,
                          roots=b * self.n_trees)
         self.rng = new_rng(seed)
         self.np_rng = np.random.default_rng(seed)
-        self.cur = np.zeros((b, self.n_trees), dtype=np.int64)
-        self.leaf = np.zeros((b, 3), dtype=np.int64)
-        self.status = np.zeros(b, dtype=np.int64)
-        self.tensors = np.zeros((b, game.tensor_size), dtype=np.float32)
-        self.my_tensors = np.zeros((b, game.tensor_size), dtype=np.float32)
-        self.masks = np.zeros((b, game.num_actions), dtype=np.bool_)
-        self.labels = np.zeros((b, game.num_actions), dtype=np.int64)
+        self.cur = np.zeros((n, self.n_trees), dtype=np.int64)
+        self.leaf = np.zeros((n, 3), dtype=np.int64)
+        self.status = np.zeros(n, dtype=np.int64)
+        self.tensors = np.zeros((n, game.tensor_size), dtype=np.float32)
+        self.my_tensors = np.zeros((n, game.tensor_size), dtype=np.float32)
+        self.masks = np.zeros((n, game.num_actions), dtype=np.bool_)
+        self.labels = np.zeros((n, game.num_actions), dtype=np.int64)
         self.b = Scratch(game)
+        self.simulations = 0  # per search, so far
         self.evaluations = 0
         self.leaf_batches: list[int] = []
 
@@ -68,41 +79,48 @@ class PUCTBatch:
         """Root node of search b's own tree."""
         return b * self.n_trees + (int(self.me[b]) if self.n_trees > 1 else 0)
 
-    def step(self, k: int, evaluator: Evaluator | None) -> None:
-        """Simulation ``k`` of every search: descend, evaluate the leaves in one batch, expand."""
+    def add_worlds(self, worlds: np.ndarray) -> None:
+        """Append worlds int64[B, n, state_size] for later simulations."""
+        self.worlds = np.concatenate([self.worlds, worlds], axis=1)
+
+    def step(self, k: int, evaluator: Evaluator | None, active: int = 1) -> None:
+        """One wave: simulations ``k .. k + active - 1`` of every search (``active <=
+        lanes``): descend, evaluate the leaves in one batch, expand."""
         g, c, t = self.game, self.cfg, self.tree
-        t.reserve(self.per_step * len(self.worlds))
-        self.descend(self.worlds[:, k % self.worlds.shape[1]], g.kparams, self.me,
+        t.reserve(self.per_step * len(self.status))
+        self.descend(self.worlds, k, self.lanes, active, g.kparams, self.me,
                      int(self.n_trees > 1), c.c_puct, c.fpu, c.rollouts,
                      OPPONENT_MODES.index(c.opponents), c.value_view == "searcher", t.nodes,
-                     t.value, t.prior, t.count, self.rng, self.cur, self.leaf, self.status,
-                     self.tensors, self.masks, self.labels, self.my_tensors, self.b.s,
-                     self.b.la, self.b.lab, self.b.ca, self.b.cp, self.b.ret, self.b.scores,
-                     self.b.tbuf)
+                     t.value, t.prior, t.count, t.pending, self.rng, self.cur, self.leaf,
+                     self.status, self.tensors, self.masks, self.labels, self.my_tensors,
+                     self.b.s, self.b.la, self.b.lab, self.b.ca, self.b.cp, self.b.ret,
+                     self.b.scores, self.b.tbuf)
+        self.simulations = k + active
         need = np.flatnonzero(self.status == NEEDS_EVAL)
         if len(need) == 0:
             return
         priors, values, my_values = self._evaluate(evaluator, need)
         if c.dirichlet_eps > 0:
             self._root_noise(need, priors)
-        self.expand(priors, values, my_values, self.me, t.nodes, t.value, t.prior, t.count,
-                    self.cur, self.leaf, self.status, self.masks, self.labels, self.b.scores)
+        self.expand(priors, values, my_values, self.me, self.lanes, t.nodes, t.value, t.prior,
+                    t.count, t.pending, self.cur, self.leaf, self.status, self.masks,
+                    self.labels, self.b.scores)
 
     def _evaluate(self, evaluator: Evaluator, need: np.ndarray):
         """One evaluator call for the pending leaves (actor views, then searcher views).
 
-        Returns priors float32[B, A], values and my_values float32[B, P]; rows
+        Returns priors float32[L, A], values and my_values float32[L, P]; rows
         outside ``need`` are zero.
         """
-        g, b = self.game, len(self.worlds)
+        g, n = self.game, len(self.status)
         mine = need[self.leaf[need, 2] == 1]
         # the searcher's view is not a decision: any non-empty mask will do
         all_legal = np.ones((len(mine), g.num_actions), dtype=np.bool_)
         p, v = evaluator.evaluate(np.concatenate([self.tensors[need], self.my_tensors[mine]]),
                                   np.concatenate([self.masks[need], all_legal]))
-        priors = np.zeros((b, g.num_actions), dtype=np.float32)
-        values = np.zeros((b, g.num_players), dtype=np.float32)
-        my_values = np.zeros((b, g.num_players), dtype=np.float32)
+        priors = np.zeros((n, g.num_actions), dtype=np.float32)
+        values = np.zeros((n, g.num_players), dtype=np.float32)
+        my_values = np.zeros((n, g.num_players), dtype=np.float32)
         priors[need], values[need] = p[:len(need)], v[:len(need)]
         my_values[mine] = v[len(need):]
         self.evaluations += len(need) + len(mine)
@@ -111,18 +129,38 @@ class PUCTBatch:
 
     def _root_noise(self, need: np.ndarray, priors: np.ndarray) -> None:
         """Dirichlet noise on the searcher's root priors when the root is expanded."""
-        for b in need:
-            if self.cur[b, self.leaf[b, 1]] == self.root(b) and self.leaf[b, 0] == self.me[b]:
-                legal = np.flatnonzero(self.masks[b])
+        for lane in need:
+            b = lane // self.lanes
+            if self.cur[lane, self.leaf[lane, 1]] == self.root(b) and \
+                    self.leaf[lane, 0] == self.me[b]:
+                legal = np.flatnonzero(self.masks[lane])
                 noise = self.np_rng.dirichlet([self.cfg.dirichlet_alpha] * len(legal))
                 eps = self.cfg.dirichlet_eps
-                priors[b, legal] = (1 - eps) * priors[b, legal] + eps * noise
+                priors[lane, legal] = (1 - eps) * priors[lane, legal] + eps * noise
 
     def run(self, evaluator: Evaluator | None, simulations: int) -> None:
+        """``simulations`` more simulations of every search, in waves of ``lanes``."""
+        for _ in self.waves(evaluator, simulations):
+            pass
+
+    def waves(self, evaluator: Evaluator | None, simulations: int | None = None):
+        """Run waves, yielding ``(first simulation, simulations in the wave)`` after each.
+
+        The first wave of a fresh search is one simulation (it expands the
+        root, where every lane would otherwise stop); then ``lanes`` at a time.
+        With ``simulations=None`` it runs until the caller stops iterating.
+        """
         if evaluator is None and not self.cfg.rollouts:
             raise ValueError("PUCT without an evaluator needs rollouts=True")
-        for k in range(simulations):
-            self.step(k, evaluator)
+        k, end = self.simulations, None if simulations is None else \
+            self.simulations + simulations
+        while end is None or k < end:
+            active = 1 if k == 0 else self.lanes
+            if end is not None:
+                active = min(active, end - k)
+            self.step(k, evaluator, active)
+            yield k, active
+            k += active
 
     def root_stats(self, b: int) -> dict[int, tuple[int, float]]:
         """action -> (visits, mean score) at search b's root."""

@@ -4,6 +4,8 @@
 ``float64[capacity]`` (sum of backed-up scores in [0, 1] from the point of view
 of the node's ``ACTOR``, the seat whose move led into the node), ``prior`` is
 ``float64[capacity]`` (the policy prior of the edge into the node; PUCT only),
+``pending`` is ``int64[capacity]`` (simulations in flight through the node, the
+virtual losses of a PUCT search with several simulations per batch; PUCT only),
 ``count`` is ``int64[1]`` (nodes in use). Children form a singly linked list in creation
 order (``CHILD`` -> first, ``SIB`` -> next), which keeps creation-order
 tie-breaking identical to the seed's list of children.
@@ -26,6 +28,7 @@ class Tree:
         self.nodes = np.empty((max(capacity, roots + 1), NUM_FIELDS), dtype=np.int64)
         self.value = np.zeros(len(self.nodes), dtype=np.float64)
         self.prior = np.zeros(len(self.nodes), dtype=np.float64)
+        self.pending = np.zeros(len(self.nodes), dtype=np.int64)
         self.count = np.zeros(1, dtype=np.int64)
         for r in range(roots):
             init_node(self.nodes, self.value, r, NONE, NONE, NONE)
@@ -44,7 +47,9 @@ class Tree:
         value[:n] = self.value
         prior = np.zeros(2 * n, dtype=np.float64)
         prior[:n] = self.prior
-        self.nodes, self.value, self.prior = nodes, value, prior
+        pending = np.zeros(2 * n, dtype=np.int64)
+        pending[:n] = self.pending
+        self.nodes, self.value, self.prior, self.pending = nodes, value, prior, pending
 
     def reserve(self, free: int) -> None:
         """Grow until at least ``free`` unused nodes remain."""
@@ -122,4 +127,12 @@ def backprop(nodes, value, node, scores):
         a = nodes[node, ACTOR]
         if a >= 0:
             value[node] += scores[a]
+        node = nodes[node, PARENT]
+
+
+@nb.njit(cache=True)
+def add_pending(nodes, pending, node, delta):
+    """Add ``delta`` in-flight simulations along the path from ``node`` to its root."""
+    while node != NONE:
+        pending[node] += delta
         node = nodes[node, PARENT]

@@ -196,6 +196,8 @@ def _stable(res: MatchResult) -> dict:
     d = res.to_dict()
     for k in ("wall_time_s", "games_per_s", "workers"):
         d.pop(k)
+    for a in d["agents"]:
+        a.pop("seconds_per_decision")  # wall clock
     return d
 
 
