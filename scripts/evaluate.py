@@ -148,6 +148,12 @@ def evaluate(cfg: EvaluateConfig) -> dict:
         raise IszError(f"time_per_move must be a positive number of seconds, "
                        f"got {cfg.time_per_move!r}")
     cfg = resolve_defaults(cfg)
+    if cfg.checkpoint:
+        import torch
+
+        # one core per decision for every agent: a planner with more intra-op
+        # threads than the rollout searchers would not be compared at equal cost
+        torch.set_num_threads(1)
     game = make_game(cfg.game, **cfg.game_params)
     specs = seat_specs(cfg, game)
     agents = build_agents(specs, game, cfg.checkpoint)

@@ -47,7 +47,8 @@ class NetworkEvaluator:
         if self.cache_size <= 0:
             return self._forward(tensors, masks)
         keys = [t.tobytes() + m.tobytes() for t, m in zip(tensors, masks, strict=True)]
-        missing = [i for i, k in enumerate(keys) if k not in self._cache]
+        # one row per distinct missing view: lanes of one search often repeat a view
+        missing = list({k: i for i, k in enumerate(keys) if k not in self._cache}.values())
         if missing:
             p, v = self._forward(tensors[missing], masks[missing])
             for j, i in enumerate(missing):

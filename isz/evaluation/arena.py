@@ -11,6 +11,7 @@ not depend on ``workers``.
 from __future__ import annotations
 
 import multiprocessing as mp
+import sys
 import time
 from collections.abc import Iterator, Sequence
 
@@ -52,6 +53,9 @@ def match(game: Game, agents: Sequence[Agent], deals: int, seed: int, workers: i
     workers = check_int("workers", workers, lo=1)
     if on_decision is not None and workers > 1:
         raise IszError(f"on_decision needs workers=1 (it runs in this process); got {workers}")
+    if workers > 1:
+        _one_torch_thread()
+    _warm_up(game, agents, seed)
     start = time.perf_counter()
     outcomes = _run(game, list(agents), deals, seed, workers, on_decision)
     bar = tqdm(outcomes, total=deals, desc=f"{game.name}", unit="deal",
@@ -76,6 +80,44 @@ def _check_agents(game: Game, agents: Sequence[Agent]) -> None:
             if agents[j] is agent:
                 raise IszError(f"agents[{i}] is the same object as agents[{j}]; give each "
                                "seat its own agent (agents keep per-game state)")
+
+
+def _one_torch_thread() -> None:
+    """One intra-op thread for torch, if a planner brought it in, before forking.
+
+    OpenMP's thread pool does not survive ``fork``: a worker whose parent ran a
+    multi-threaded forward hangs in its first one. One thread per process is
+    also what a worker on its own core should use.
+    """
+    torch = sys.modules.get("torch")
+    if torch is not None:
+        torch.set_num_threads(1)
+
+
+def _warm_up(game: Game, agents: Sequence[Agent], seed: int) -> None:
+    """One throwaway decision of every searching agent, before the clock starts.
+
+    Compiling the search kernels takes seconds; without this the first
+    decision of each process would spend its time budget compiling and the
+    per-decision timings would include it. Worker processes fork after it, so
+    they inherit the compiled code. Agents are reset before every game, so
+    this leaves no trace in the match.
+    """
+    searchers = [a for a in agents if hasattr(a, "last_simulations")]
+    if not searchers:
+        return
+    state = game.new_initial_state()
+    rng = np.random.default_rng(seed)
+    while state.is_chance_node():
+        state.apply_action(state.sample_chance(rng))
+    if state.is_terminal():
+        return
+    for agent in searchers:
+        agent.reset()
+        if agent.cheats:
+            agent.act_cheating(state.clone(), rng)
+        else:
+            agent.act(state.view(state.current_player()), rng)
 
 
 def _run(game: Game, agents: list[Agent], deals: int, seed: int, workers: int,

@@ -67,3 +67,21 @@ def test_load_planner_defaults_to_the_recorded_search_settings(tmp_path):
     assert agent.final == "mirror" and agent.cfg.opponents == "evaluate"
     assert agent.mirror_eta == 3.0
     assert isz.load_planner(str(ck), device="cpu", iterations=8).iterations == 8
+
+
+def test_equal_time_per_move_with_planner_in_worker_processes(tmp_path):
+    """time_per_move gives every searching agent the same wall budget; the JSON says
+    what each spent; the planner plays in worker processes like any agent."""
+    ck = _kuhn_checkpoint(tmp_path)
+    r = _run(tmp_path, f"checkpoint={ck}", "agents=[planner,so_ismcts]", "deals=4",
+             "time_per_move=0.02", "workers=2")
+    assert r.returncode == 0, r.stderr
+    out = json.loads((tmp_path / "out.json").read_text())
+    assert out["config"]["time_per_move"] == 0.02
+    assert [s["knobs"] for s in out["seats"]] == [{"time_budget": 0.02, "iterations": None}] * 2
+    for a in out["result"]["agents"]:
+        assert a["decisions"] >= 8  # every game has a decision of each seat
+        assert a["simulations_per_decision"] > 1
+        assert 0.015 < a["seconds_per_decision"] < 1.0
+    bad = _run(tmp_path, "game=kuhn_poker", "agents=[random]", "time_per_move=-1")
+    assert bad.returncode == 2 and "time_per_move" in bad.stderr
