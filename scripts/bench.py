@@ -31,10 +31,29 @@ SEARCH_POSITIONS = [
 AGENTS = ["so_ismcts", "mo_ismcts", "pimc", "cheat_uct"]
 
 
+def planner_rows(games: list[str], lanes: str, device: str):
+    """One decision of the planner at each ``lanes`` next to rollout so_ismcts at the same
+    position, and the ratio planner simulations/s : so_ismcts iterations/s."""
+    from isz.evaluation import speed_nn
+    from isz.evaluation.speed import PLANNER_POSITIONS
+
+    for game in games:
+        so = search_speed(game, "so_ismcts", PLANNER_POSITIONS.get(game, "first decision"),
+                          1000, 7)
+        yield so
+        for n in map(int, lanes.split(",")):
+            row = speed_nn.planner_speed(game, n, device=device)
+            row["ratio_to_so_ismcts"] = round(row["value"] / so["value"], 5)
+            yield row
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--only", default="search,arena,belief,selfplay,nn",
-                    help="comma list of sections: search, arena, belief, selfplay, nn")
+    ap.add_argument("--only", default="search,arena,belief,selfplay,planner,nn",
+                    help="comma list of sections: search, arena, belief, selfplay, planner, nn")
+    ap.add_argument("--planner-games", default="tricks,oh_hell")
+    ap.add_argument("--planner-lanes", default="1,16",
+                    help="lanes of the single-decision planner rows (1 = before batching)")
     ap.add_argument("--device", default="auto", help="device of the network rows")
     ap.add_argument("--selfplay-game", default="tricks")
     ap.add_argument("--selfplay-batches", default="1,64,256")
@@ -74,6 +93,9 @@ def main(argv=None) -> int:
         for b in map(int, a.selfplay_batches.split(",")):
             emit(speed_nn.selfplay_speed(a.selfplay_game, b, games=max(b, 16),
                                          simulations=32, device=a.device))
+    if "planner" in sections:
+        for row in planner_rows(a.planner_games.split(","), a.planner_lanes, a.device):
+            emit(row)
     if "nn" in sections:
         for b in (1, 64, 256):
             emit(speed_nn.forward_speed(a.selfplay_game, b, device=a.device))

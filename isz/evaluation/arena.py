@@ -19,7 +19,7 @@ import numpy as np
 from tqdm import tqdm
 
 from isz.agents.base import Agent
-from isz.evaluation.play import DecisionHook, play_deal
+from isz.evaluation.play import DealOutcome, DecisionHook, play_deal
 from isz.evaluation.result import MatchResult
 from isz.games.base import Game
 from isz.types import IszError, check_int
@@ -61,12 +61,12 @@ def match(game: Game, agents: Sequence[Agent], deals: int, seed: int, workers: i
     bar = tqdm(outcomes, total=deals, desc=f"{game.name}", unit="deal",
                disable=None if progress else True, leave=False)
     results = list(bar)
-    scores = np.stack([s for s, _, _ in results])
-    utils = np.stack([u for _, u, _ in results])
-    work = np.sum([w for _, _, w in results], axis=0)
+    stats = {k: np.stack([r.stats[k] for r in results]) for k in results[0].stats}
     return MatchResult.from_deals(
-        game, [a.name for a in agents], scores, utils, seed=seed,
-        workers=workers, wall_time_s=time.perf_counter() - start, work=work)
+        game, [a.name for a in agents], np.stack([r.scores for r in results]),
+        np.stack([r.utilities for r in results]), seed=seed, workers=workers,
+        wall_time_s=time.perf_counter() - start,
+        work=np.sum([r.work for r in results], axis=0), stats=stats)
 
 
 def _check_agents(game: Game, agents: Sequence[Agent]) -> None:
@@ -121,9 +121,8 @@ def _warm_up(game: Game, agents: Sequence[Agent], seed: int) -> None:
 
 
 def _run(game: Game, agents: list[Agent], deals: int, seed: int, workers: int,
-         on_decision: DecisionHook | None
-         ) -> Iterator[tuple[np.ndarray, np.ndarray, np.ndarray]]:
-    """Yield ``(scores, utilities, work)`` per deal, in deal order (see `play_deal`)."""
+         on_decision: DecisionHook | None) -> Iterator[DealOutcome]:
+    """Yield the outcome of every deal, in deal order (see `play_deal`)."""
     if workers == 1:
         for deal in range(deals):
             yield play_deal(game, agents, seed, deal, on_decision)
@@ -147,5 +146,5 @@ def _init_worker(game: Game, agents: list[Agent], seed: int) -> None:
     _WORKER.update(game=game, agents=agents, seed=seed)
 
 
-def _worker_deal(deal: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _worker_deal(deal: int) -> DealOutcome:
     return play_deal(_WORKER["game"], _WORKER["agents"], _WORKER["seed"], deal)

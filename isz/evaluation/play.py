@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -53,8 +54,8 @@ def seat_of(agent_index: int, rotation: int, n: int) -> int:
 
 def play_game(game: Game, agents: Sequence[Agent], seed: int, deal: int, rotation: int,
               on_decision: DecisionHook | None = None,
-              work: np.ndarray | None = None) -> list[float]:
-    """Play one game of ``deal`` in ``rotation``; return the per-seat returns.
+              work: np.ndarray | None = None) -> State:
+    """Play one game of ``deal`` in ``rotation``; return its final state.
 
     ``agents`` is indexed by agent (not seat); `seat_of` places them.
     ``work``, float64[len(agents), 3], accumulates each agent's decisions,
@@ -71,7 +72,7 @@ def play_game(game: Game, agents: Sequence[Agent], seed: int, deal: int, rotatio
     while True:
         seat = state.current_player()
         if seat == TERMINAL:
-            return state.returns()
+            return state
         if seat == CHANCE:
             state.apply_action(state.sample_chance(chance))
             continue
@@ -101,26 +102,45 @@ def _decide(agent: Agent, state: State, seat: int, rng: np.random.Generator,
     return agent.act(view, rng)
 
 
-def play_deal(game: Game, agents: Sequence[Agent], seed: int, deal: int,
-              on_decision: DecisionHook | None = None
-              ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Play ``deal`` once per seat rotation.
+@dataclass
+class DealOutcome:
+    """What one deal's games gave each agent (indexed by agent, not seat).
 
-    Returns:
-        ``(scores, utilities, work)``: scores and utilities float64
-        ``[rotations, len(agents)]``, indexed by agent (not seat; utilities are
-        ``returns * utility_scale``); work float64 ``[len(agents), 3]``: each
-        agent's decisions, seconds deciding and simulations (see `play_game`).
+    scores, utilities: float64 ``[rotations, agents]`` (utilities are
+    ``returns * utility_scale``); work: float64 ``[agents, 3]``, each agent's
+    decisions, seconds deciding and simulations (see `play_game`); stats:
+    name -> float64 ``[rotations, agents]``, the game's `Game.outcome_stats`
+    and ``win_share`` (1 for the best return, shared equally among ties).
     """
+
+    scores: np.ndarray
+    utilities: np.ndarray
+    work: np.ndarray
+    stats: dict[str, np.ndarray]
+
+
+def play_deal(game: Game, agents: Sequence[Agent], seed: int, deal: int,
+              on_decision: DecisionHook | None = None) -> DealOutcome:
+    """Play ``deal`` once per seat rotation."""
     n = game.num_players
-    scores = np.empty((n, n))
-    utils = np.empty((n, n))
-    work = np.zeros((n, 3))
+    out = DealOutcome(np.empty((n, n)), np.empty((n, n)), np.zeros((n, 3)), {})
     for rot in range(n):
-        returns = play_game(game, agents, seed, deal, rot, on_decision, work)
-        by_seat = game_scores(returns)
+        final = play_game(game, agents, seed, deal, rot, on_decision, out.work)
+        returns = final.returns()
+        by_seat = {"score": game_scores(returns), "win_share": win_shares(returns),
+                   **game.outcome_stats(final)}
         for i in range(n):
             seat = seat_of(i, rot, n)
-            scores[rot, i] = by_seat[seat]
-            utils[rot, i] = returns[seat] * game.utility_scale
-    return scores, utils, work
+            out.scores[rot, i] = by_seat["score"][seat]
+            out.utilities[rot, i] = returns[seat] * game.utility_scale
+            for name, values in by_seat.items():
+                if name != "score":
+                    out.stats.setdefault(name, np.empty((n, n)))[rot, i] = values[seat]
+    return out
+
+
+def win_shares(returns: Sequence[float]) -> np.ndarray:
+    """float64[n]: 1 for the seat with the best return, split equally among ties."""
+    r = np.asarray(returns, dtype=np.float64)
+    top = np.abs(r - r.max()) <= 1e-9
+    return top / top.sum()

@@ -28,6 +28,8 @@ class AgentResult:
             machine: other processes slow every agent, not always equally).
         simulations_per_decision: mean search simulations (iterations) per
             decision; 0 for an agent that does not search.
+        stats: name -> (mean per game, SE over deals) of ``win_share`` and the
+            game's `Game.outcome_stats` (Oh Hell: ``points``, ``exact_bid``).
     """
 
     name: str
@@ -40,6 +42,7 @@ class AgentResult:
     decisions: int = 0
     seconds_per_decision: float = math.nan
     simulations_per_decision: float = math.nan
+    stats: dict[str, tuple[float, float]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -73,14 +76,17 @@ class MatchResult:
     @classmethod
     def from_deals(cls, game, names, scores: np.ndarray, utils: np.ndarray, *, seed: int,
                    workers: int, wall_time_s: float,
-                   work: np.ndarray | None = None) -> MatchResult:
-        """Aggregate ``scores``/``utils``, float64 ``[deals, rotations, agents]``, and
-        ``work``, float64 ``[agents, 3]`` (decisions, seconds, simulations summed)."""
+                   work: np.ndarray | None = None,
+                   stats: dict[str, np.ndarray] | None = None) -> MatchResult:
+        """Aggregate ``scores``/``utils`` and each of ``stats``, float64 ``[deals,
+        rotations, agents]``, and ``work``, float64 ``[agents, 3]`` (decisions,
+        seconds, simulations summed)."""
         deals, rotations, n = scores.shape
         deal_scores = scores.mean(axis=1)
         score, score_se = mean_and_se(deal_scores)
         utility, utility_se = mean_and_se(utils.mean(axis=1))
         work = np.zeros((n, 3)) if work is None else work
+        per_stat = {k: mean_and_se(v.mean(axis=1)) for k, v in (stats or {}).items()}
         per = np.maximum(work[:, 0], 1.0)
         agents = tuple(
             AgentResult(
@@ -89,7 +95,8 @@ class MatchResult:
                 games=deals * rotations, seat_scores=_seat_scores(scores, i),
                 decisions=int(work[i, 0]),
                 seconds_per_decision=float(work[i, 1] / per[i]) if work[i, 0] else math.nan,
-                simulations_per_decision=float(work[i, 2] / per[i]) if work[i, 0] else math.nan)
+                simulations_per_decision=float(work[i, 2] / per[i]) if work[i, 0] else math.nan,
+                stats={k: (float(m[i]), float(se[i])) for k, (m, se) in per_stat.items()})
             for i in range(n))
         games = deals * rotations
         info = dict(game.spec)
@@ -112,7 +119,9 @@ class MatchResult:
                  "games": a.games, "seat_scores": [_finite(s) for s in a.seat_scores],
                  "decisions": a.decisions,
                  "seconds_per_decision": _finite(a.seconds_per_decision),
-                 "simulations_per_decision": _finite(a.simulations_per_decision)}
+                 "simulations_per_decision": _finite(a.simulations_per_decision),
+                 "stats": {k: {"mean": _finite(m), "se": _finite(se)}
+                           for k, (m, se) in a.stats.items()}}
                 for a in self.agents],
         }
 
@@ -132,6 +141,9 @@ class MatchResult:
                         f"{a.utility:+8.3f} {a.utility_se:7.3f}  {a.games:>6}  "
                         f"{a.seconds_per_decision:7.4f} {a.simulations_per_decision:9.1f}  "
                         f"{seats}")
+        rows += [f"{i:>2}  {a.name:<{width}}  " + "  ".join(
+            f"{k} {m:.3f} ± {se:.3f}" for k, (m, se) in a.stats.items())
+            for i, a in enumerate(self.agents) if a.stats]
         return "\n".join(rows)
 
 

@@ -41,6 +41,17 @@ def position(game: Game, kind: str = "first decision", seed: int = 0) -> State:
     raise isz.IszError(f"unknown position {kind!r}; allowed: first decision, first card play")
 
 
+PLANNER_POSITIONS = {"oh_hell": "first card play"}
+
+
+def planner_position(game: Game, seed: int = 0):
+    """The view of the bench position of ``game`` (first card play in Oh Hell)."""
+    state = position(game, PLANNER_POSITIONS.get(getattr(game, "preset", None) or game.name,
+                                                   "first decision"),
+                     seed)
+    return state.view(state.current_player())
+
+
 def search_speed(game_name: str, agent_name: str, kind: str, iterations: int = 1000,
                  reps: int = 5, seed: int = 0) -> dict:
     """Median iterations/s of one decision of ``agent_name`` at a fixed position."""

@@ -80,3 +80,31 @@ def train_speed(game_name: str, batch: int, device: str = "auto", steps: int = 5
     return {"bench": "train", "impl": "isz", "game": game_name, "device": str(dev),
             "batch": batch, "metric": "steps_per_s",
             "value": round(steps / (time.perf_counter() - t), 1)}
+
+
+def planner_speed(game_name: str, lanes: int, iterations: int = 256, reps: int = 5,
+                  device: str = "auto", seed: int = 0) -> dict:
+    """Median simulations/s of one decision of the network planner (default network),
+    with ``lanes`` simulations in flight per network call (1 = one leaf per call),
+    at the position `search_speed` uses, so the two rows compare side by side."""
+    from isz.evaluation.speed import planner_position
+
+    torch.set_num_threads(1)
+    game = isz.make_game(game_name)
+    dev = resolve_device(device)
+    torch.manual_seed(seed)
+    ev = NetworkEvaluator(build_model(game), dev)
+    agent = isz.make_agent("puct_ismcts", game, iterations=iterations, lanes=lanes,
+                           evaluator=ev)
+    view = planner_position(game, seed)
+    agent.act(view, np.random.default_rng(seed))  # compile / warm up
+    rates = []
+    for r in range(reps):
+        ev.clear_cache()  # every decision starts cold, as in a match
+        t = time.perf_counter()
+        agent.act(view, np.random.default_rng(seed + r))
+        rates.append(iterations / (time.perf_counter() - t))
+    return {"bench": "planner_speed", "impl": "isz", "game": game_name, "device": str(dev),
+            "lanes": lanes, "iterations": iterations, "metric": "simulations_per_s",
+            "value": round(float(np.median(rates))), "min": round(min(rates)),
+            "max": round(max(rates))}

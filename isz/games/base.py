@@ -222,6 +222,11 @@ class Game:
     def action_to_string(self, action: int, player: int) -> str:
         return str(action)
 
+    def outcome_stats(self, state: State) -> dict[str, list[float]]:
+        """Per-seat figures of a finished game that the arena averages per agent
+        beside the score (e.g. raw points); none by default."""
+        return {}
+
     def describe(self, state: State) -> str:
         return np.array2string(state.data)
 

@@ -225,6 +225,16 @@ class Tricks(Game):
     def _hand_str(self, mask: int) -> str:
         return " ".join(self.card_name(c) for c in _bits(mask)) or "-"
 
+    def outcome_stats(self, state: State) -> dict[str, list[float]]:
+        """Raw ``points`` per seat, and with bidding ``exact_bid`` (1 if the seat
+        took exactly the tricks it bid)."""
+        out = {"points": [float(x) for x in points(state)]}
+        if self.params["bidding"]:
+            d = state.data
+            out["exact_bid"] = [float(d[K.BID + p] == d[K.WON + p])
+                                for p in range(self.num_players)]
+        return out
+
     def describe(self, state: State) -> str:
         s, n = state.data, self.num_players
         if s[K.DEALER] < 0:
