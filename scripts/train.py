@@ -25,6 +25,7 @@ from isz.training.config import TrainConfig
 def _schema():
     node = OmegaConf.structured(TrainConfig)
     OmegaConf.set_struct(node.game.params, False)  # game params are vetted by make_game
+    OmegaConf.set_struct(node.trainer.eval_knobs, False)  # agent knobs: vetted by make_agent
     return node
 
 

@@ -71,6 +71,8 @@ class TrainerCfg:
     eval_deals: int = 50  # deals per periodic evaluation matchup
     final_eval_deals: int = 1000  # deals per final evaluation matchup
     eval_opponents: list[str] = field(default_factory=lambda: ["so_ismcts", "pimc"])
+    eval_knobs: dict[str, Any] = field(default_factory=dict)  # opponent -> extra knobs,
+    #   e.g. {so_ismcts: {belief: voids}} (make_agent checks them)
     checkpoint_every: int = 5  # iterations between kept numbered checkpoints
     keep_last: int = 3  # numbered checkpoints kept (plus last.pt and best.pt)
 

@@ -45,8 +45,9 @@ def evaluate(game: Game, model: PolicyValueNet, cfg, device, deals: int, seed: i
     for opp in cfg.trainer.eval_opponents:
         seats = [planner(game, model, cfg, device)]
         while len(seats) < game.num_players:
-            seats.append(make_agent(opp, game, **({"iterations": sims}
-                                                  if opp != "random" else {})))
+            knobs = {"iterations": sims} if opp != "random" else {}
+            seats.append(make_agent(opp, game, **{**knobs,
+                                                  **cfg.trainer.eval_knobs.get(opp, {})}))
         res = match(game, seats, deals=deals, seed=seed, progress=False)
         me = res.agents[0]
         out[f"eval/score_vs_{opp}"] = me.score
