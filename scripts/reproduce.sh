@@ -4,6 +4,9 @@
 #   bash scripts/reproduce.sh speed     # isz vs the seed's and OpenSpiel's ISMCTS, one run
 #   bash scripts/reproduce.sh train     # default training + kuhn, leduc, recon runs
 #   bash scripts/reproduce.sh search-exploitability   # search-only agents on Kuhn/Leduc
+#   bash scripts/reproduce.sh planner-speed   # one decision: planner lanes 1 vs 16 beside so_ismcts
+#   bash scripts/reproduce.sh equal-time      # tricks, kuhn, leduc: planner at equal time and sims
+#   bash scripts/reproduce.sh oh-hell         # train experiment=oh_hell, then its matches
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PY=.venv/bin/python
@@ -49,5 +52,36 @@ for g in ("kuhn_poker", "leduc_poker"):
                 print(g, name, its, sel, round(e, 4), flush=True)
 PYEOF
     ;;
-  *) sed -n 2,7p "$0"; exit 2 ;;
+  planner-speed)
+    $PY scripts/bench.py --only planner --planner-lanes 1,4,16,32 ;;
+  equal-time)
+    # the default tricks run; lanes: the planner with and without simulations in flight
+    ck=runs/tricks/checkpoints/last.pt
+    $PY scripts/evaluate.py checkpoint=$ck "agents=[planner,so_ismcts]" deals=1000 \
+      iterations=32 workers=2 progress=false output=results/tricks_equal_sims_32.json
+    for t in 0.01 0.05; do
+      $PY scripts/evaluate.py checkpoint=$ck "agents=[planner,so_ismcts]" deals=1000 \
+        time_per_move=$t workers=2 progress=false output=results/tricks_equal_time_$t.json
+    done
+    $PY scripts/lanes_match.py $ck --simulations 64 --deals 1000 \
+      --output results/tricks_lanes_64.json
+    for run in kuhn_nash leduc_nash; do
+      [ -f runs/$run/checkpoints/last.pt ] || $PY scripts/train.py experiment=$run
+      for t in 0.01 0.05; do
+        $PY scripts/evaluate.py checkpoint=runs/$run/checkpoints/last.pt "agents=[planner]" \
+          deals=1 time_per_move=$t exploitability=true progress=false \
+          output=results/${run}_time_$t.json
+      done
+    done ;;
+  oh-hell)
+    $PY scripts/train.py experiment=oh_hell
+    ck=runs/oh_hell/checkpoints/last.pt
+    three="agents=[planner,so_ismcts,pimc] knobs.so_ismcts.belief=voids knobs.pimc.belief=voids"
+    $PY scripts/evaluate.py checkpoint=$ck $three deals=1000 iterations=32 workers=2 \
+      progress=false output=results/oh_hell_equal_sims_32.json
+    for t in 0.02 0.1; do
+      $PY scripts/evaluate.py checkpoint=$ck $three deals=1000 time_per_move=$t workers=2 \
+        progress=false output=results/oh_hell_equal_time_$t.json
+    done ;;
+  *) sed -n 2,10p "$0"; exit 2 ;;
 esac
