@@ -53,9 +53,10 @@ class NetworkEvaluator:
             p, v = self._forward(tensors[missing], masks[missing])
             for j, i in enumerate(missing):
                 self._cache[keys[i]] = (p[j], v[j])
-            while len(self._cache) > self.cache_size:
-                self._cache.popitem(last=False)
         self.cache_hits += len(keys) - len(missing)
         priors = np.stack([self._cache[k][0] for k in keys])
         values = np.stack([self._cache[k][1] for k in keys])
+        # evict only now: a batch larger than the room left must not lose its own rows
+        while len(self._cache) > self.cache_size:
+            self._cache.popitem(last=False)
         return priors, values
