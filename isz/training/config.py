@@ -52,6 +52,9 @@ class ModelCfg:
 class SelfPlayCfg:
     parallel_games: int = 64  # games searched in lockstep (one forward pass per step)
     games_per_iteration: int = 256  # games played per training iteration
+    device: str = "cpu"  # actors only (trainer.actors >= 1): cpu, or cuda (Ray places them)
+    gpus_per_actor: float = 0.25  # actors on cuda: the GPU fraction each one asks Ray for
+    chunk_games: int = 0  # actors only: games per streamed chunk (0 = parallel_games)
 
 
 @dataclass
@@ -75,12 +78,25 @@ class TrainerCfg:
     #   e.g. {so_ismcts: {belief: voids}} (make_agent checks them)
     checkpoint_every: int = 5  # iterations between kept numbered checkpoints
     keep_last: int = 3  # numbered checkpoints kept (plus last.pt and best.pt)
+    actors: int = 0  # self-play actors on Ray (0: self-play in this process, reproducible)
+    max_staleness: int = 4  # actors: positions of weights older than this many versions dropped
 
 
 @dataclass
 class LoggerCfg:
     tensorboard: bool = True  # scalars under <run_dir>/tb
     progress: bool = True  # progress bars (hidden when stderr is not a terminal)
+
+
+@dataclass
+class RayCfg:
+    address: str | None = None  # null: a new local Ray; auto or host:port: join a cluster
+    num_cpus: int | None = None  # local Ray only: CPUs it may use (null: all of this machine)
+    object_store_mb: int = 256  # local Ray only: shared-memory object store size
+    start_timeout_s: float = 120.0  # Ray start-up and actor creation must finish within this
+    result_timeout_s: float = 600.0  # longest wait for any actor's next chunk before giving up
+    max_restarts: int = 3  # times Ray restarts a dead actor before the run stops
+    inflight: int = 2  # chunks queued per actor (it plays on while the learner trains)
 
 
 @dataclass
@@ -98,6 +114,7 @@ class TrainConfig:
     selfplay: SelfPlayCfg = field(default_factory=SelfPlayCfg)
     trainer: TrainerCfg = field(default_factory=TrainerCfg)
     logger: LoggerCfg = field(default_factory=LoggerCfg)
+    ray: RayCfg = field(default_factory=RayCfg)
     experiment: ExperimentCfg = field(default_factory=ExperimentCfg)
 
 
@@ -145,5 +162,24 @@ def validate(cfg: TrainConfig) -> None:
     check_int("trainer.torch_threads", t.torch_threads, lo=1)
     _positive("trainer.lr", t.lr)
     check_choice("trainer.lr_schedule", t.lr_schedule, ("cosine", "constant"))
+    _validate_actors(cfg)
     for name in t.eval_opponents:
         check_choice("trainer.eval_opponents entry", name, agent_names())
+
+
+def _validate_actors(cfg: TrainConfig) -> None:
+    """The distributed knobs (they matter only with ``trainer.actors >= 1``)."""
+    t, r = cfg.trainer, cfg.ray
+    check_int("trainer.actors", t.actors, lo=0)
+    check_int("trainer.max_staleness", t.max_staleness, lo=0)
+    check_choice("selfplay.device", cfg.selfplay.device, ("cpu", "cuda"))
+    check_int("selfplay.chunk_games", cfg.selfplay.chunk_games, lo=0)
+    if cfg.selfplay.device == "cuda":
+        _positive("selfplay.gpus_per_actor", cfg.selfplay.gpus_per_actor)
+    if r.num_cpus is not None:
+        check_int("ray.num_cpus (or null)", r.num_cpus, lo=1)
+    check_int("ray.object_store_mb", r.object_store_mb, lo=80)
+    _positive("ray.start_timeout_s", r.start_timeout_s)
+    _positive("ray.result_timeout_s", r.result_timeout_s)
+    check_int("ray.max_restarts", r.max_restarts, lo=0)
+    check_int("ray.inflight", r.inflight, lo=1)

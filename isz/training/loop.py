@@ -4,6 +4,8 @@ Each iteration: batched self-play with the current network (every seat
 searches from its own view) -> positions into the replay buffer -> gradient
 steps -> (every ``eval_every``) arena evaluation -> an atomic checkpoint of
 everything. Running it again on the same run folder resumes where it stopped.
+With ``trainer.actors >= 1`` the positions come from Ray actors that play on
+while the learner trains (`isz.training.source`); the rest is the same loop.
 """
 
 from __future__ import annotations
@@ -16,17 +18,17 @@ from pathlib import Path
 import torch
 from omegaconf import OmegaConf
 
-from isz.agents.network import NetworkEvaluator
 from isz.games.registry import make_game
 from isz.nn.device import resolve_device
 from isz.nn.model import ModelConfig
 from isz.search.puct_driver import PUCTConfig
-from isz.selfplay import SelfPlayConfig, play
+from isz.selfplay import SelfPlayConfig
 from isz.training import run_state
 from isz.training.config import TrainConfig, validate
 from isz.training.evaluation import evaluate, planner_knobs
 from isz.training.learner import train_step
 from isz.training.logging import RunLogger
+from isz.training.source import open_source
 
 
 def _selfplay_cfg(cfg: TrainConfig) -> SelfPlayConfig:
@@ -54,6 +56,7 @@ def _learn(st, cfg: TrainConfig, device) -> dict[str, float]:
     n = t.steps_per_iteration
     out = {f"loss/{k}": v / n for k, v in sums.items()}
     out["perf/train_steps_per_s"] = n / max(time.perf_counter() - t0, 1e-9)
+    out["perf/learner_samples_per_s"] = out["perf/train_steps_per_s"] * t.batch_size
     out["loss/lr"] = st.scheduler.get_last_lr()[0]
     return out
 
@@ -96,22 +99,37 @@ def train(cfg: TrainConfig) -> dict[str, float]:
     log = RunLogger(run_dir, cfg.logger, start=st.counters["iteration"], total=t.iterations)
     if not st.resumed:
         log.hparams(OmegaConf.to_yaml(OmegaConf.structured(cfg)))
+    source = open_source(cfg, game, st, device, run_dir)
+    try:
+        return _iterate(cfg, game, st, device, log, source)
+    finally:
+        source.close()
+        log.close()
+
+
+def _iterate(cfg: TrainConfig, game, st, device, log: RunLogger, source) -> dict[str, float]:
+    t, run_dir = cfg.trainer, Path(cfg.experiment.run_dir)
+    model_cfg = ModelConfig(width=cfg.model.width, depth=cfg.model.depth)
     sp_cfg = _selfplay_cfg(cfg)
     scalars: dict[str, float] = {}
     while st.counters["iteration"] < t.iterations:
         it = st.counters["iteration"] + 1
-        evaluator = NetworkEvaluator(st.model, device)
+        t_it = time.perf_counter()
         alpha = mirror_alpha_at(cfg, it)
-        pos, stats = play(game, evaluator, dataclasses.replace(sp_cfg, mirror_alpha=alpha),
-                          cfg.selfplay.games_per_iteration, st.rng)
+        pos, stats, scalars = source.collect(st, dataclasses.replace(sp_cfg, mirror_alpha=alpha),
+                                             cfg.selfplay.games_per_iteration)
         st.buffer.add(pos)
         st.counters["games"] += stats.games
         st.counters["positions"] += stats.positions
-        scalars = {f"perf/{k}": v for k, v in stats.as_scalars().items()}
+        scalars.update({f"perf/{k}": v for k, v in stats.as_scalars().items()})
         scalars["selfplay/mean_game_length"] = stats.positions / max(stats.games, 1)
         scalars["selfplay/buffer_size"] = len(st.buffer)
         scalars.update({f"belief/{k}": v for k, v in stats.belief_scalars().items()})
         scalars.update(_learn(st, cfg, device))
+        source.publish(st.model, it)
+        scalars["perf/system_positions_per_s"] = stats.positions / (time.perf_counter() - t_it)
+        scalars["perf/replay_ratio"] = \
+            st.counters["steps"] * t.batch_size / max(st.buffer.total_added, 1)
         final = it == t.iterations
         if final or (t.eval_every and it % t.eval_every == 0):
             deals = t.final_eval_deals if final else t.eval_deals
@@ -126,7 +144,6 @@ def train(cfg: TrainConfig) -> dict[str, float]:
         run_state.save(run_dir, st, game, model_cfg, t.checkpoint_every, t.keep_last, is_best,
                        planner_knobs(cfg))
         log.iteration(it, scalars)
-    log.close()
     return scalars
 
 

@@ -1,0 +1,183 @@
+"""`RaySelfPlay`: the learner's view of N self-play actors.
+
+Each actor always has ``ray.inflight`` chunk requests queued, so it plays on
+while the learner trains; a finished chunk waits in Ray's object store until
+`collect` takes it. Every request carries the latest published weights
+(``publish``: one ``ray.put`` per learner iteration) and their version, the
+learner iteration that produced them; a chunk played with weights more than
+``trainer.max_staleness`` versions old is dropped and counted.
+
+An actor that dies is restarted by Ray (``ray.max_restarts``). The chunk it
+was playing is lost and counted (``lost_games``); requests it had queued but
+not started are simply sent again; finished chunks are safe in the object
+store. Counters live in the run's counters, so they survive a resume.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from pathlib import Path
+
+import ray
+from ray.exceptions import GetTimeoutError, RayActorError
+
+from isz.distributed.actor import Chunk, SelfPlayActor
+from isz.distributed.cluster import check_resources, connect, local_resources
+from isz.distributed.stats import ChunkStats
+from isz.selfplay import SelfPlayConfig
+from isz.types import IszError
+
+COUNTERS = ("dropped_positions", "lost_games", "actor_deaths")
+
+
+class RaySelfPlay:
+    """Self-play source on Ray actors (see `isz.training.source`)."""
+
+    def __init__(self, cfg, owns_ray: bool, run_dir: Path):
+        self.cfg, self.owns_ray, self.run_dir = cfg, owns_ray, Path(run_dir)
+        self.actors: list = []
+        self.pids: list[int] = []
+        self.pending: dict = {}  # ObjectRef -> (actor index, epoch of that actor at submission)
+        self.epoch: list[int] = []  # per actor: deaths seen so far
+        self.sent: list[int] = []  # per actor: requests sent by this process (seeds)
+        self.weights: list | None = None
+        self.version = 0
+        self.sp_cfg: SelfPlayConfig | None = None
+
+    @classmethod
+    def start(cls, cfg, model, version: int, run_dir: Path) -> RaySelfPlay:
+        """Start or join Ray, create the actors and publish ``model`` as ``version``."""
+        need = (cfg.trainer.actors, cfg.selfplay.device, cfg.selfplay.gpus_per_actor)
+        if cfg.ray.address is None and not ray.is_initialized():  # fail before starting Ray
+            cpus, gpus = local_resources(cfg.ray)
+            check_resources(*need, {"CPU": cpus, "GPU": gpus})
+        owns = connect(cfg.ray)
+        src = cls(cfg, owns, run_dir)
+        try:
+            check_resources(*need, ray.cluster_resources())
+            src._spawn(model)
+            src.publish(model, version)
+        except BaseException:
+            src.close()
+            raise
+        return src
+
+    @property
+    def chunk_games(self) -> int:
+        return self.cfg.selfplay.chunk_games or self.cfg.selfplay.parallel_games
+
+    def _spawn(self, model) -> None:
+        c, n = self.cfg, self.cfg.trainer.actors
+        opts = {"num_cpus": 1, "max_restarts": c.ray.max_restarts, "max_task_retries": 0}
+        if c.selfplay.device == "cuda":
+            opts["num_gpus"] = c.selfplay.gpus_per_actor
+        remote = ray.remote(SelfPlayActor).options(**opts)
+        args = (c.game.name, dict(c.game.params), model.cfg.to_dict(), c.selfplay.device,
+                c.trainer.torch_threads)
+        self.actors = [remote.remote(i, *args) for i in range(n)]
+        self.epoch, self.sent = [0] * n, [0] * n
+        try:
+            self.pids = ray.get([a.pid.remote() for a in self.actors],
+                                timeout=c.ray.start_timeout_s)
+        except GetTimeoutError as e:
+            raise IszError(f"{n} self-play actors did not start within ray.start_timeout_s="
+                           f"{c.ray.start_timeout_s:g}s; see the Ray logs "
+                           "(/tmp/ray/session_latest/logs)") from e
+        self._write_pids()
+
+    def _write_pids(self) -> None:
+        """``<run_dir>/actors.json``: the actors' process ids (to watch or kill one)."""
+        self.run_dir.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=self.run_dir, prefix="actors.json", suffix=".tmp")
+        with os.fdopen(fd, "w") as f:
+            json.dump({"pids": self.pids}, f)
+        os.replace(tmp, self.run_dir / "actors.json")
+
+    def publish(self, model, version: int) -> None:
+        """Put the weights (CPU tensors) in the object store once; later requests carry them."""
+        state = {k: v.detach().to("cpu", copy=True) for k, v in model.state_dict().items()}
+        self.weights = [ray.put(state)]
+        self.version = version
+
+    def _submit(self, i: int) -> None:
+        seed = [self.cfg.trainer.seed, self.version, i, self.sent[i]]
+        self.sent[i] += 1
+        ref = self.actors[i].play_chunk.remote(self.weights, self.version, self.sp_cfg,
+                                               self.chunk_games, seed)
+        self.pending[ref] = (i, self.epoch[i])
+
+    def _fill(self) -> None:
+        for i in range(len(self.actors)):
+            queued = sum(1 for a, _ in self.pending.values() if a == i)
+            for _ in range(self.cfg.ray.inflight - queued):
+                self._submit(i)
+
+    def collect(self, st, sp_cfg: SelfPlayConfig, games: int):
+        """Fresh chunks until ``games`` games are in; (positions, stats, scalars)."""
+        self.sp_cfg = sp_cfg
+        for k in COUNTERS:
+            st.counters.setdefault(k, 0)
+        self._fill()
+        acc = ChunkStats(len(self.actors))
+        while acc.games < games:
+            chunk = self._next(st.counters)
+            if chunk is None:
+                continue
+            i = chunk.actor
+            lag = self.version - chunk.version
+            if lag > self.cfg.trainer.max_staleness:
+                st.counters["dropped_positions"] += len(chunk.positions)
+                acc.dropped(chunk, lag)
+            else:
+                acc.add(chunk, lag, self._queue_depth(i))
+            if chunk.pid != self.pids[i]:  # Ray restarted it
+                self.pids[i] = chunk.pid
+                self._write_pids()
+            self._submit(i)
+        pos, stats = acc.merged()
+        scalars = acc.scalars()
+        scalars.update({f"selfplay/{k}": float(st.counters[k]) for k in COUNTERS})
+        return pos, stats, scalars
+
+    def _next(self, counters) -> Chunk | None:
+        """The next finished request: its chunk, or None if its actor had died."""
+        timeout = self.cfg.ray.result_timeout_s
+        ready, _ = ray.wait(list(self.pending), num_returns=1, timeout=timeout)
+        if not ready:
+            raise IszError(f"no self-play actor finished a chunk within ray.result_timeout_s="
+                           f"{timeout:g}s; see the Ray logs (/tmp/ray/session_latest/logs)")
+        ref = ready[0]
+        i, epoch = self.pending.pop(ref)
+        try:
+            return ray.get(ref)
+        except RayActorError:
+            self._died(i, epoch, counters)
+            return None
+
+    def _died(self, i: int, epoch: int, counters) -> None:
+        """A request of actor ``i`` failed: the first failure of an epoch is a death."""
+        if epoch == self.epoch[i]:
+            self.epoch[i] += 1
+            counters["actor_deaths"] += 1
+            counters["lost_games"] += self.chunk_games  # the chunk it was playing
+            if self.epoch[i] > self.cfg.ray.max_restarts:
+                raise IszError(f"self-play actor {i} died {self.epoch[i]} times, more than "
+                               f"ray.max_restarts={self.cfg.ray.max_restarts}; see the Ray "
+                               "logs (/tmp/ray/session_latest/logs)")
+        self._submit(i)  # to the restarted actor (Ray queues it until it is up)
+
+    def _queue_depth(self, i: int) -> int:
+        """Finished chunks of actor ``i`` waiting for the learner."""
+        refs = [r for r, (a, _) in self.pending.items() if a == i]
+        ready, _ = ray.wait(refs, num_returns=len(refs), timeout=0) if refs else ([], [])
+        return len(ready)
+
+    def close(self) -> None:
+        for a in self.actors:
+            ray.kill(a, no_restart=True)
+        self.actors, self.pending = [], {}
+        if self.owns_ray and ray.is_initialized():
+            ray.shutdown()
+
