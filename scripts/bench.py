@@ -3,6 +3,7 @@
 
     python scripts/bench.py                       # everything
     python scripts/bench.py --only search --games tricks --agents so_ismcts
+    python scripts/bench.py --only distributed    # in-process loop vs 1, 2, 4.. Ray actors
 
 Rows carry ``{"bench", "game", "agent", "metric", "value", ...}``. Compare
 against the reference implementations in the same run, e.g.
@@ -14,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -50,7 +52,8 @@ def planner_rows(games: list[str], lanes: str, device: str):
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--only", default="search,arena,belief,selfplay,planner,nn",
-                    help="comma list of sections: search, arena, belief, selfplay, planner, nn")
+                    help="comma list of sections: search, arena, belief, selfplay, planner, "
+                         "nn, distributed (not in the default: it trains for minutes)")
     ap.add_argument("--planner-games", default="tricks,oh_hell")
     ap.add_argument("--planner-lanes", default="1,16",
                     help="lanes of the single-decision planner rows (1 = before batching)")
@@ -62,6 +65,10 @@ def main(argv=None) -> int:
     ap.add_argument("--iterations", type=int, default=1000)
     ap.add_argument("--reps", type=int, default=7)
     ap.add_argument("--deals", type=int, default=20, help="deals for the arena rows")
+    ap.add_argument("--actors", default=None,
+                    help="distributed: comma list of actor counts (default 1, 2, 4, .. cores)")
+    ap.add_argument("--train-iterations", type=int, default=6,
+                    help="distributed: iterations per run (the first 2 are warm-up)")
     ap.add_argument("--out", default=None, help="also append the rows to this file")
     a = ap.parse_args(argv)
     sections = set(a.only.split(","))
@@ -100,6 +107,12 @@ def main(argv=None) -> int:
         for b in (1, 64, 256):
             emit(speed_nn.forward_speed(a.selfplay_game, b, device=a.device))
         emit(speed_nn.train_speed(a.selfplay_game, 256, device=a.device))
+    if "distributed" in sections:
+        from isz.evaluation import speed_distributed as sd
+        counts = (list(map(int, a.actors.split(","))) if a.actors
+                  else sd.actor_counts(len(os.sched_getaffinity(0))))
+        for row in sd.distributed_rows(a.selfplay_game, counts, a.train_iterations):
+            emit(row)
     return 0
 
 

@@ -5,7 +5,7 @@
 """
 
 from isz.distributed.actor import Chunk, SelfPlayActor
-from isz.distributed.cluster import check_resources, connect
+from isz.distributed.cluster import check_resources, connect, shutdown
 from isz.distributed.source import RaySelfPlay
 
-__all__ = ["Chunk", "RaySelfPlay", "SelfPlayActor", "check_resources", "connect"]
+__all__ = ["Chunk", "RaySelfPlay", "SelfPlayActor", "check_resources", "connect", "shutdown"]

@@ -37,6 +37,8 @@ def _check_reachable(address: str) -> None:
 def connect(rcfg) -> bool:
     """Initialise Ray from ``rcfg`` (`RayCfg`); returns whether this call started it
     (False: Ray was already initialised in this process, e.g. by a test fixture)."""
+    if rcfg.address not in (None, "auto"):
+        _check_reachable(rcfg.address)
     if ray.is_initialized():
         return False
     quiet = {"include_dashboard": False, "logging_level": logging.WARNING,
@@ -46,8 +48,6 @@ def connect(rcfg) -> bool:
         ray.init(address="local", num_cpus=cpus, num_gpus=gpus,
                  object_store_memory=rcfg.object_store_mb * 2**20, **quiet)
         return True
-    if rcfg.address != "auto":
-        _check_reachable(rcfg.address)
     try:
         ray.init(address=rcfg.address, **quiet)
     except (ConnectionError, RuntimeError) as e:
@@ -78,3 +78,9 @@ def check_resources(actors: int, device: str, gpus_per_actor: float,
             raise IszError(f"selfplay.device=cuda needs {need:g} GPUs "
                            f"(trainer.actors x selfplay.gpus_per_actor) but the Ray cluster "
                            f"has {gpus:g}; use selfplay.device=cpu")
+
+
+def shutdown() -> None:
+    """Stop this process's Ray connection (and the local Ray it started)."""
+    if ray.is_initialized():
+        ray.shutdown()

@@ -7,10 +7,11 @@ while the learner trains; a finished chunk waits in Ray's object store until
 learner iteration that produced them; a chunk played with weights more than
 ``trainer.max_staleness`` versions old is dropped and counted.
 
-An actor that dies is restarted by Ray (``ray.max_restarts``). The chunk it
-was playing is lost and counted (``lost_games``); requests it had queued but
-not started are simply sent again; finished chunks are safe in the object
-store. Counters live in the run's counters, so they survive a resume.
+An actor that dies is restarted by Ray (``ray.max_restarts``; see
+`isz.distributed.faults`). The chunk it was playing is lost and counted
+(``lost_games``); requests it had queued but not started are sent again once
+it is back; finished chunks are safe in the object store. The counters live
+in the run's counters, so they survive a resume.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from __future__ import annotations
 import json
 import os
 import tempfile
+import time
 from pathlib import Path
 
 import ray
@@ -25,6 +27,7 @@ from ray.exceptions import GetTimeoutError, RayActorError
 
 from isz.distributed.actor import Chunk, SelfPlayActor
 from isz.distributed.cluster import check_resources, connect, local_resources
+from isz.distributed.faults import Health
 from isz.distributed.stats import ChunkStats
 from isz.selfplay import SelfPlayConfig
 from isz.types import IszError
@@ -39,8 +42,8 @@ class RaySelfPlay:
         self.cfg, self.owns_ray, self.run_dir = cfg, owns_ray, Path(run_dir)
         self.actors: list = []
         self.pids: list[int] = []
-        self.pending: dict = {}  # ObjectRef -> (actor index, epoch of that actor at submission)
-        self.epoch: list[int] = []  # per actor: deaths seen so far
+        self.pending: dict = {}  # ObjectRef -> (actor index, "chunk" or "probe")
+        self.health = Health(cfg.trainer.actors, cfg.ray.max_restarts)
         self.sent: list[int] = []  # per actor: requests sent by this process (seeds)
         self.weights: list | None = None
         self.version = 0
@@ -77,7 +80,7 @@ class RaySelfPlay:
         args = (c.game.name, dict(c.game.params), model.cfg.to_dict(), c.selfplay.device,
                 c.trainer.torch_threads)
         self.actors = [remote.remote(i, *args) for i in range(n)]
-        self.epoch, self.sent = [0] * n, [0] * n
+        self.sent = [0] * n
         try:
             self.pids = ray.get([a.pid.remote() for a in self.actors],
                                 timeout=c.ray.start_timeout_s)
@@ -106,12 +109,12 @@ class RaySelfPlay:
         self.sent[i] += 1
         ref = self.actors[i].play_chunk.remote(self.weights, self.version, self.sp_cfg,
                                                self.chunk_games, seed)
-        self.pending[ref] = (i, self.epoch[i])
+        self.pending[ref] = (i, "chunk")
 
     def _fill(self) -> None:
         for i in range(len(self.actors)):
             queued = sum(1 for a, _ in self.pending.values() if a == i)
-            for _ in range(self.cfg.ray.inflight - queued):
+            for _ in range(self.cfg.ray.inflight - queued - self.health.owed[i]):
                 self._submit(i)
 
     def collect(self, st, sp_cfg: SelfPlayConfig, games: int):
@@ -132,9 +135,6 @@ class RaySelfPlay:
                 acc.dropped(chunk, lag)
             else:
                 acc.add(chunk, lag, self._queue_depth(i))
-            if chunk.pid != self.pids[i]:  # Ray restarted it
-                self.pids[i] = chunk.pid
-                self._write_pids()
             self._submit(i)
         pos, stats = acc.merged()
         scalars = acc.scalars()
@@ -142,35 +142,42 @@ class RaySelfPlay:
         return pos, stats, scalars
 
     def _next(self, counters) -> Chunk | None:
-        """The next finished request: its chunk, or None if its actor had died."""
-        timeout = self.cfg.ray.result_timeout_s
-        ready, _ = ray.wait(list(self.pending), num_returns=1, timeout=timeout)
-        if not ready:
-            raise IszError(f"no self-play actor finished a chunk within ray.result_timeout_s="
-                           f"{timeout:g}s; see the Ray logs (/tmp/ray/session_latest/logs)")
+        """The next finished request's chunk (None: it failed, or it was a probe)."""
+        limit = self.cfg.ray.result_timeout_s
+        deadline = time.monotonic() + limit
+        while True:
+            wait = min(deadline, self.health.next_probe()) - time.monotonic()
+            ready, _ = ray.wait(list(self.pending), num_returns=1, timeout=max(wait, 0.0))
+            if ready:
+                break
+            if time.monotonic() >= deadline:
+                raise IszError(f"no self-play actor finished a chunk within "
+                               f"ray.result_timeout_s={limit:g}s; see the Ray logs "
+                               "(/tmp/ray/session_latest/logs)")
+            for i in self.health.probes_due():
+                self._probe(i)
         ref = ready[0]
-        i, epoch = self.pending.pop(ref)
+        i, kind = self.pending.pop(ref)
         try:
-            return ray.get(ref)
-        except RayActorError:
-            self._died(i, epoch, counters)
+            out = ray.get(ref)
+        except RayActorError as e:
+            if self.health.failed(i, kind, e, counters, self.chunk_games):
+                self._probe(i)
             return None
+        if kind == "probe":  # back after a restart: record its new pid, resend what it owed
+            self.pids[i] = out
+            self._write_pids()
+            for _ in range(self.health.back(i)):
+                self._submit(i)
+            return None
+        return out
 
-    def _died(self, i: int, epoch: int, counters) -> None:
-        """A request of actor ``i`` failed: the first failure of an epoch is a death."""
-        if epoch == self.epoch[i]:
-            self.epoch[i] += 1
-            counters["actor_deaths"] += 1
-            counters["lost_games"] += self.chunk_games  # the chunk it was playing
-            if self.epoch[i] > self.cfg.ray.max_restarts:
-                raise IszError(f"self-play actor {i} died {self.epoch[i]} times, more than "
-                               f"ray.max_restarts={self.cfg.ray.max_restarts}; see the Ray "
-                               "logs (/tmp/ray/session_latest/logs)")
-        self._submit(i)  # to the restarted actor (Ray queues it until it is up)
+    def _probe(self, i: int) -> None:
+        self.pending[self.actors[i].pid.remote()] = (i, "probe")
 
     def _queue_depth(self, i: int) -> int:
         """Finished chunks of actor ``i`` waiting for the learner."""
-        refs = [r for r, (a, _) in self.pending.items() if a == i]
+        refs = [r for r, (a, kind) in self.pending.items() if a == i and kind == "chunk"]
         ready, _ = ray.wait(refs, num_returns=len(refs), timeout=0) if refs else ([], [])
         return len(ready)
 
