@@ -60,6 +60,7 @@ def main(argv=None) -> int:
     ap.add_argument("--device", default="auto", help="device of the network rows")
     ap.add_argument("--selfplay-game", default="tricks")
     ap.add_argument("--selfplay-batches", default="1,64,256")
+    ap.add_argument("--nn-batches", default="1,64,256", help="batch sizes of the forward rows")
     ap.add_argument("--games", default=",".join(g for g, _ in SEARCH_POSITIONS))
     ap.add_argument("--agents", default=",".join(AGENTS))
     ap.add_argument("--iterations", type=int, default=1000)
@@ -104,14 +105,15 @@ def main(argv=None) -> int:
         for row in planner_rows(a.planner_games.split(","), a.planner_lanes, a.device):
             emit(row)
     if "nn" in sections:
-        for b in (1, 64, 256):
+        for b in map(int, a.nn_batches.split(",")):
             emit(speed_nn.forward_speed(a.selfplay_game, b, device=a.device))
         emit(speed_nn.train_speed(a.selfplay_game, 256, device=a.device))
     if "distributed" in sections:
         from isz.evaluation import speed_distributed as sd
         counts = (list(map(int, a.actors.split(","))) if a.actors
                   else sd.actor_counts(len(os.sched_getaffinity(0))))
-        for row in sd.distributed_rows(a.selfplay_game, counts, a.train_iterations):
+        for row in sd.distributed_rows(a.selfplay_game, counts, a.train_iterations,
+                                       device=a.device):
             emit(row)
     return 0
 

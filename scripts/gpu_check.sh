@@ -1,18 +1,26 @@
 #!/usr/bin/env bash
-# On a machine with CUDA: a short training run and the self-play/network benchmarks on the GPU,
-# printing the same JSON rows as scripts/bench.py (device "cuda:0"). Run from anywhere:
-#   bash scripts/gpu_check.sh            # uses .venv if present, else python3
+# On a machine with CUDA: JSON rows (as scripts/bench.py prints them) for
+#   1. a short in-process training on the GPU (bf16 autocast),
+#   2. self-play and network forward on the GPU at lockstep batch 1/64/256/1024, training steps,
+#   3. a distributed run: Ray actors on the CPU cores, the learner on the GPU, next to the
+#      in-process loop (skipped, with a row saying so, where ray is not installed).
+# Run from anywhere; about 5-10 minutes:
+#   bash scripts/gpu_check.sh | tee gpu_rows.jsonl      # uses .venv if present, else python3
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PY=${PYTHON:-$( [ -x .venv/bin/python ] && echo .venv/bin/python || echo python3 )}
 "$PY" - <<'PYEOF'
-import json, torch
-print(json.dumps({"bench": "gpu_check", "cuda": torch.cuda.is_available(),
-                  "device_name": torch.cuda.get_device_name(0) if torch.cuda.is_available() else None,
-                  "torch": torch.__version__}))
-if not torch.cuda.is_available():
+import json, os, torch
+cuda = torch.cuda.is_available()
+print(json.dumps({"bench": "gpu_check", "cuda": cuda, "torch": torch.__version__,
+                  "device_name": torch.cuda.get_device_name(0) if cuda else None,
+                  "bf16": cuda and torch.cuda.is_bf16_supported(),
+                  "cpu_cores": len(os.sched_getaffinity(0))}), flush=True)
+if not cuda:
     raise SystemExit("no CUDA device visible to torch")
 PYEOF
+
+# 1. in-process training on CUDA
 run_dir=$(mktemp -d)
 start=$(date +%s.%N)
 "$PY" scripts/train.py trainer.device=cuda trainer.iterations=3 selfplay.games_per_iteration=256 \
@@ -27,6 +35,18 @@ run, t0, t1 = sys.argv[1], float(sys.argv[2]), float(sys.argv[3])
 c = load_checkpoint(f"{run}/checkpoints/last.pt")["counters"]
 print(json.dumps({"bench": "gpu_train", "device": "cuda", "iterations": c["iteration"],
                   "games": c["games"], "positions": c["positions"], "metric": "wall_s",
-                  "value": round(t1 - t0, 1)}))
+                  "value": round(t1 - t0, 1)}), flush=True)
 PYEOF
-"$PY" scripts/bench.py --only selfplay,nn --device cuda --selfplay-batches 1,64,256
+
+# 2. self-play, forward and training steps on CUDA
+"$PY" scripts/bench.py --only selfplay,nn --device cuda --selfplay-batches 1,64,256,1024 \
+  --nn-batches 1,64,256,1024
+
+# 3. Ray actors on the CPU cores, the learner on the GPU (one core left to the learner)
+if "$PY" -c "import ray" 2>/dev/null; then
+  actors=$("$PY" -c "import os; print(max(1, min(16, len(os.sched_getaffinity(0)) - 1)))")
+  timeout 420 "$PY" scripts/bench.py --only distributed --device cuda --actors "$actors" \
+    --train-iterations 8
+else
+  echo '{"bench": "distributed", "skipped": "ray is not installed (pip install ray)"}'
+fi

@@ -11,6 +11,8 @@ compilation in each new process, actors starting) are left out.
 
 from __future__ import annotations
 
+import contextlib
+import io
 import os
 import tempfile
 from pathlib import Path
@@ -29,10 +31,13 @@ def actor_counts(cores: int) -> list[int]:
     return out if out[-1] == cores else [*out, cores]
 
 
-def bench_config(game: str, actors: int, iterations: int, run_dir: Path) -> TrainConfig:
-    """The default training configuration, short and without evaluation."""
+def bench_config(game: str, actors: int, iterations: int, run_dir: Path,
+                 device: str = "auto") -> TrainConfig:
+    """The default training configuration, short and without evaluation; the
+    learner on ``device`` (actors infer on CPU)."""
     cfg = TrainConfig()
     cfg.game.name = game
+    cfg.trainer.device = device
     cfg.trainer.iterations = iterations
     cfg.trainer.actors = actors
     cfg.trainer.eval_every = 0
@@ -50,18 +55,22 @@ def _scalars(run_dir: Path, tag: str, skip: int) -> list[float]:
     return [e.value for e in ea.Scalars(tag) if e.step > skip]
 
 
-def system_speed(game: str, actors: int, iterations: int = 5, warmup: int = 2) -> dict:
+def system_speed(game: str, actors: int, iterations: int = 5, warmup: int = 2,
+                 device: str = "auto") -> dict:
     """One row: the loop's throughput with ``actors`` Ray actors (0: in-process)."""
+    from isz.nn.device import resolve_device
     from isz.training.loop import train
     with tempfile.TemporaryDirectory(prefix="isz-bench-") as tmp:
         run = Path(tmp) / "run"
-        train(bench_config(game, actors, iterations, run))
+        with contextlib.redirect_stdout(io.StringIO()):  # the loop's progress lines
+            train(bench_config(game, actors, iterations, run, device))
         rate = _scalars(run, "perf/system_positions_per_s", warmup)
         sp = _scalars(run, "perf/positions_per_s", warmup)
         steps = _scalars(run, "perf/train_steps_per_s", warmup)
         ratio = _scalars(run, "perf/replay_ratio", warmup)
     return {"bench": "distributed", "game": game, "actors": actors,
             "mode": "ray actors" if actors else "in-process",
+            "learner_device": str(resolve_device(device)),
             "cores": len(os.sched_getaffinity(0)), "iterations_measured": len(rate),
             "metric": "system_positions_per_s", "value": round(float(np.mean(rate)), 1),
             "system_positions_per_s_per_iteration": [round(x) for x in rate],
@@ -70,16 +79,17 @@ def system_speed(game: str, actors: int, iterations: int = 5, warmup: int = 2) -
             "replay_ratio": round(ratio[-1], 3)}
 
 
-def distributed_rows(game: str, counts: list[int], iterations: int = 5, warmup: int = 2):
+def distributed_rows(game: str, counts: list[int], iterations: int = 5, warmup: int = 2,
+                     device: str = "auto"):
     """In-process, then each actor count, side by side on one Ray instance."""
-    base = system_speed(game, 0, iterations, warmup)
+    base = system_speed(game, 0, iterations, warmup, device)
     yield base
     from isz.distributed import connect, shutdown
     from isz.training.config import RayCfg
     connect(RayCfg(num_cpus=max(counts)))
     try:
         for n in counts:
-            row = system_speed(game, n, iterations, warmup)
+            row = system_speed(game, n, iterations, warmup, device)
             row["vs_in_process"] = round(row["value"] / max(base["value"], 1e-9), 3)
             yield row
     finally:

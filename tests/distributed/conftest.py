@@ -9,8 +9,7 @@ from __future__ import annotations
 import logging
 
 import pytest
-
-ray = pytest.importorskip("ray")
+import ray
 
 
 @pytest.fixture(scope="session")

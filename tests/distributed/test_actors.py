@@ -12,6 +12,7 @@ import threading
 import time
 from pathlib import Path
 
+import numpy as np
 import pytest
 import torch
 from ray.exceptions import ActorUnavailableError
@@ -131,3 +132,37 @@ def test_train_script_rejects_too_many_actors_in_one_line(tmp_path):
                        cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert p.returncode == 2
     assert p.stderr.strip().splitlines()[-1].startswith("error: trainer.actors=999 needs")
+
+
+@pytest.mark.slow
+def test_learner_killed_resumes_with_its_buffer(tmp_path):
+    """kill -9 of the learner, then the same command: the run ends, the replay
+    buffer it had saved is the start of the final one (nothing lost)."""
+    from isz.training.buffer import ReplayBuffer
+
+    run = tmp_path / "run"
+    cmd = [sys.executable, str(ROOT / "scripts" / "train.py"), "game=kuhn_poker",
+           "selfplay.games_per_iteration=16", "selfplay.parallel_games=8", "search.simulations=8",
+           "model.width=16", "model.depth=1", "trainer.steps_per_iteration=4",
+           "trainer.batch_size=16", "trainer.eval_every=0", "trainer.final_eval_deals=1",
+           "trainer.eval_opponents=[]", "trainer.iterations=6", "trainer.actors=2",
+           "logger.progress=false", f"experiment.run_dir={run}"]
+    p = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    last = run / "checkpoints" / "last.pt"
+    deadline = time.time() + 400
+    while not last.exists() and time.time() < deadline:
+        time.sleep(0.05)
+    assert last.exists(), "no checkpoint appeared"
+    os.kill(p.pid, signal.SIGKILL)
+    p.wait()
+    ck = load_checkpoint(last)
+    before = ReplayBuffer.load(last.parent / ck["extra"]["buffer_file"])
+    again = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=600)
+    assert again.returncode == 0, again.stderr[-2000:]
+    c = _counters(run)
+    assert c["iteration"] == 6 and c["games"] == 6 * 16
+    after = ReplayBuffer.load(last.parent / load_checkpoint(last)["extra"]["buffer_file"])
+    n = before.size
+    assert after.size > n
+    for f, a in before.arrays.items():
+        np.testing.assert_array_equal(after.arrays[f][:n], a[:n])
