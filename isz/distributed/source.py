@@ -113,7 +113,7 @@ class RaySelfPlay:
 
     def _fill(self) -> None:
         for i in range(len(self.actors)):
-            queued = sum(1 for a, _ in self.pending.values() if a == i)
+            queued = sum(1 for a, kind in self.pending.values() if a == i and kind == "chunk")
             for _ in range(self.cfg.ray.inflight - queued - self.health.owed[i]):
                 self._submit(i)
 
