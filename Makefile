@@ -11,7 +11,7 @@ evaluate: setup
 	.venv/bin/python scripts/evaluate.py
 
 test: setup
-	.venv/bin/python -m pytest -n 2 --dist loadgroup -q
+	.venv/bin/python -m pytest -n 2 -q
 
 test-slow: setup
 	.venv/bin/python -m pytest -m slow -q

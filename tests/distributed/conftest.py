@@ -1,7 +1,9 @@
-"""One local Ray for the whole session (starting Ray costs seconds on 2 cores).
+"""One local Ray per test process (starting Ray costs seconds on 2 cores).
 
-Tests that use it carry ``xdist_group("ray")`` so that `make test`
-(``--dist loadgroup``) runs them in one worker, on one Ray instance.
+Under ``pytest -n 2`` each worker that runs a Ray test starts its own (at most
+two). ``--dist loadgroup`` would put them on one worker, but with pytest 9.2
+and pytest-xdist 3.8 it does not group (the group suffix never reaches the
+node id), so the suite does not rely on it.
 """
 
 from __future__ import annotations

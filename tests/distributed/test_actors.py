@@ -24,7 +24,6 @@ from isz.training import loop
 from isz.training.config import TrainConfig
 
 ROOT = Path(__file__).resolve().parents[2]
-ray_group = pytest.mark.xdist_group("ray")
 
 
 def _cfg(run_dir: Path, iterations: int = 2, actors: int = 2) -> TrainConfig:
@@ -51,7 +50,6 @@ def _counters(run_dir: Path) -> dict:
     return load_checkpoint(run_dir / "checkpoints" / "last.pt")["counters"]
 
 
-@ray_group
 def test_two_iterations_with_two_actors_drop_stale_chunks(local_ray, tmp_path):
     """max_staleness=0: the chunks queued before a publication are dropped and counted."""
     cfg = _cfg(tmp_path / "run")
@@ -68,7 +66,6 @@ def test_two_iterations_with_two_actors_drop_stale_chunks(local_ray, tmp_path):
     assert any((tmp_path / "run" / "tb").iterdir())
 
 
-@ray_group
 def test_killed_actor_is_restarted_and_the_run_continues(local_ray, tmp_path, monkeypatch):
     run = tmp_path / "run"
     cfg = _cfg(run, iterations=3)
