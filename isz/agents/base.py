@@ -46,6 +46,6 @@ class RandomAgent(Agent):
 
     def policy(self, view: View, rng: np.random.Generator) -> np.ndarray:
         """Uniform over ``view.legal_actions``: float64[num_actions]."""
-        from isz.belief.poker import uniform_policy
+        from isz.belief.posterior import uniform_policy
 
         return uniform_policy(view)

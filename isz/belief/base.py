@@ -11,6 +11,14 @@ from __future__ import annotations
 import numpy as np
 
 from isz.games.base import Game, State, View
+from isz.types import IszError
+
+
+def check_supported(belief: str, game: Game, supported) -> None:
+    """`IszError` naming the game and the supported ones unless ``game.name`` is one."""
+    if game.name not in supported:
+        raise IszError(f"belief {belief!r} does not support game {game.name!r}; "
+                       f"supported: {', '.join(sorted(supported))}")
 
 
 class Belief:

@@ -85,7 +85,7 @@ def true_state_probability(belief: Belief, view: View, true_state: State, *,
     if truth == ():  # not dealt / not placed yet: nothing is hidden
         return 1.0
     if hasattr(belief, "posterior"):
-        return float(belief.posterior(view).get(truth[0], 0.0))
+        return float(belief.posterior(view).get(truth, 0.0))
     if hasattr(belief, "marginal") and game.name == "recon" and view.player == 0:
         return float(belief.marginal(view)[truth[0]])
     samples = check_int("samples", samples, lo=1)

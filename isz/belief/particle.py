@@ -27,8 +27,7 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from isz.belief.base import Belief
-from isz.belief.poker import check_supported
+from isz.belief.base import Belief, check_supported
 from isz.belief.uniform import UniformBelief
 from isz.games.base import Game, View
 from isz.games.recon import ADVERSARY, HOLD, LEFT, OBSERVE, RIGHT, _likelihood, _pick, _step

@@ -7,7 +7,7 @@ from collections.abc import Callable
 from isz.belief.base import Belief
 from isz.belief.gibbs import GibbsBelief
 from isz.belief.particle import BayesBelief, ParticleBelief
-from isz.belief.poker import PosteriorBelief
+from isz.belief.posterior import PosteriorBelief
 from isz.belief.uniform import UniformBelief
 from isz.belief.voids import VoidsBelief
 from isz.games.base import Game
@@ -23,9 +23,20 @@ _BELIEFS: dict[str, Callable[..., Belief]] = {
 }
 
 
-def register_belief(name: str, factory: Callable[..., Belief]) -> None:
-    """``factory(game, **knobs) -> Belief``; it validates its own knobs (a ``KNOBS``
-    dict attribute of accepted names -> defaults lets the registry name unknown ones)."""
+def register_belief(name: str, factory: Callable[..., Belief], *,
+                    replace: bool = False) -> None:
+    """Make ``factory(game, **knobs) -> Belief`` available as belief ``name``.
+
+    The factory validates its own knobs (a ``KNOBS`` dict attribute of accepted
+    names -> defaults lets the registry name unknown ones). A taken name raises
+    `IszError` unless ``replace=True``.
+    """
+    if not isinstance(name, str) or not name or not callable(factory):
+        raise IszError(f"register_belief needs a name and a callable factory, got "
+                       f"{name!r}, {factory!r}")
+    if name in _BELIEFS and _BELIEFS[name] is not factory and not replace:
+        raise IszError(f"belief name {name!r} is already registered; pick another name "
+                       "or pass replace=True")
     _BELIEFS[name] = factory
 
 

@@ -41,8 +41,12 @@ run without per-node Python objects:
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import Any
+
+from numba.extending import is_jitted
+
+from isz.types import IszError
 
 
 @dataclass(frozen=True)
@@ -58,3 +62,15 @@ class Kernel:
     info_tensor: Any
     redeterminize: Any
     info_key: Any = None
+
+    def __post_init__(self):
+        # A plain Python function would only fail later, inside a compiled search,
+        # as a numba TypingError that names neither the game nor the function.
+        for f in fields(self):
+            fn = getattr(self, f.name)
+            if fn is None and f.name == "info_key":
+                continue
+            if not is_jitted(fn):
+                what = getattr(fn, "__qualname__", repr(fn))
+                raise IszError(f"kernel function {f.name} ({what}) is not numba-compiled: "
+                               "decorate it with @numba.njit (every kernel function must be)")

@@ -1,6 +1,8 @@
 """Conformance checker every game must pass: `check_game(game)`.
 
-Plays random histories and checks, at every node: clone independence; chance
+First the layout: ``kernel`` is a `Kernel`, ``kparams`` a non-empty 1-d int64
+array, ``initial_data()`` an int64 array of length ``state_size``. Then it
+plays random histories and checks, at every node: clone independence; chance
 probabilities positive and summing to 1; non-empty, sorted, in-range legal
 actions at decisions; returns in [-1, 1] at terminals; a fixed tensor shape;
 that own actions are observed exactly; that every uniform determinization and
@@ -16,6 +18,7 @@ import numpy as np
 
 from isz.belief.uniform import make_batch_redeterminize
 from isz.games.base import Game, State
+from isz.games.kernel import Kernel
 from isz.rng import new_rng
 from isz.types import CHANCE, TERMINAL
 
@@ -32,6 +35,20 @@ def _redraw(game: Game, state: State, player: int, seed: int, n: int = 1) -> np.
     out = np.empty((n, game.state_size), dtype=np.int64)
     make_batch_redeterminize(game.kernel)(state.data, game.kparams, player, new_rng(seed), out)
     return out
+
+
+def _check_layout(game: Game) -> None:
+    if not isinstance(getattr(game, "kernel", None), Kernel):
+        raise ConformanceError(f"{game!r}: game.kernel must be an isz.games.Kernel")
+    kp = getattr(game, "kparams", None)
+    if not isinstance(kp, np.ndarray) or kp.dtype != np.int64 or kp.ndim != 1 or kp.size == 0:
+        raise ConformanceError(f"{game!r}: kparams must be a non-empty 1-d int64 array "
+                               f"(np.zeros(1, np.int64) for a game without parameters), "
+                               f"got {kp!r}")
+    s = game.initial_data()
+    if not isinstance(s, np.ndarray) or s.dtype != np.int64 or s.shape != (game.state_size,):
+        raise ConformanceError(f"{game!r}: initial_data() must be an int64 array of shape "
+                               f"({game.state_size},) (state_size), got {s!r}")
 
 
 def _check_node(game: Game, state: State, rng: np.random.Generator, worlds: int) -> None:
@@ -102,6 +119,7 @@ def _step(game: Game, state: State, rng, tokens: list[list[int]]) -> None:
 
 def check_game(game: Game, histories: int = 40, seed: int = 0, worlds: int = 4) -> None:
     """Raise `ConformanceError` on the first broken rule (see module docstring)."""
+    _check_layout(game)
     rng = np.random.default_rng(seed)
     by_tokens: dict[tuple, tuple] = {}
     by_key: dict[tuple, tuple] = {}

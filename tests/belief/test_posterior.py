@@ -1,4 +1,5 @@
-"""The exact poker posterior against brute-force enumeration of whole histories."""
+"""The exact posterior against brute-force enumeration of whole histories (poker here;
+an outside game in tests/examples/test_goofspiel.py)."""
 
 from __future__ import annotations
 
@@ -44,7 +45,8 @@ def brute_force(game, state, player, policy):
         if s.view(player).key != keys[depth]:
             return
         if depth == len(keys) - 1:
-            mass[int(s.data[1 - player])] = mass.get(int(s.data[1 - player]), 0.0) + reach
+            card = (int(s.data[1 - player]),)
+            mass[card] = mass.get(card, 0.0) + reach
             return
         cur = s.current_player()
         if cur == isz.CHANCE:
@@ -110,7 +112,7 @@ def test_samples_match_posterior(name):
         view = state.view(state.current_player())
         worlds = belief.sample_many(view, 20_000, np.random.default_rng(3))
         cards, counts = np.unique(worlds[:, 1 - view.player], return_counts=True)
-        freq = dict(zip(cards.tolist(), (counts / len(worlds)).tolist(), strict=True))
+        freq = {(c,): f for c, f in zip(cards.tolist(), counts / len(worlds), strict=True)}
         assert tv(freq, belief.posterior(view)) < 0.02
         for w in worlds[:500]:  # the checker loop: every world has the view's key
             assert State(game, w).view(view.player).key == view.key
@@ -129,7 +131,7 @@ def test_every_sample_has_the_view_key(name):
 def test_before_the_deal_nothing_is_hidden():
     game = isz.make_game("kuhn_poker")
     s = game.new_initial_state().child(2)
-    assert PosteriorBelief(game).posterior(s.view(0)) == {-1: 1.0}
+    assert PosteriorBelief(game).posterior(s.view(0)) == {(): 1.0}
     assert true_state_probability(PosteriorBelief(game), s.view(0), s) == 1.0
 
 
@@ -140,7 +142,7 @@ def test_off_model_opponent_falls_back_to_chance():
     for a in (0, 1, 1):  # J to the opponent, Q to me; the opponent bets
         s.apply_action(a)
     belief = make_belief("posterior", game, policy=never_bets)
-    assert belief.posterior(s.view(1)) == {0: 0.5, 2: 0.5} and belief.fallbacks == 1
+    assert belief.posterior(s.view(1)) == {(0,): 0.5, (2,): 0.5} and belief.fallbacks == 1
 
 
 @pytest.mark.parametrize("knobs, word", [({"policy": 3}, "callable"), ({"particles": 5}, "policy")])
@@ -149,9 +151,11 @@ def test_bad_knobs(knobs, word):
         make_belief("posterior", isz.make_game("kuhn_poker"), **knobs)
 
 
-def test_unsupported_game_names_the_supported_ones():
-    with pytest.raises(isz.IszError, match="recon.*kuhn_poker, leduc_poker"):
-        make_belief("posterior", isz.make_game("recon"))
+def test_too_large_a_game_is_refused_with_the_cap():
+    with pytest.raises(isz.IszError, match="posterior.*'recon' has more than 1000 histories"):
+        make_belief("posterior", isz.make_game("recon"), max_histories=1000)
+    with pytest.raises(isz.IszError, match="max_histories must be"):
+        make_belief("posterior", isz.make_game("kuhn_poker"), max_histories=0)
 
 
 def test_bad_policy_output_is_named():
@@ -215,10 +219,10 @@ def test_stratified_counts_and_unbiased_slots(name):
         post = belief.posterior(view)
         for n in (1, 7, 64):
             worlds = belief.sample_many(view, n, np.random.default_rng(n))
-            cards = worlds[:, 1 - view.player].tolist()
+            cards = [(c,) for c in worlds[:, 1 - view.player].tolist()]
             for c, p in post.items():
                 assert abs(cards.count(c) - n * p) < 1.0 + 1e-9, (c, p, n)
-        first = [int(belief.sample_many(view, 3, np.random.default_rng(s))[0, 1 - view.player])
+        first = [(int(belief.sample_many(view, 3, np.random.default_rng(s))[0, 1 - view.player]),)
                  for s in range(6000)]
         freq = {c: first.count(c) / len(first) for c in set(first)}
         assert tv(freq, post) < 0.03
@@ -242,9 +246,9 @@ def test_search_belief_weighs_histories_by_the_evaluator():
     s.apply_action(1)  # player 0 bets
     view = s.view(1)
     assert make_search_belief("posterior", game, BetsWithKingOnly()).posterior(view) \
-        == pytest.approx({0: 0.0, 2: 1.0})
+        == pytest.approx({(0,): 0.0, (2,): 1.0})
     assert make_search_belief("posterior", game, BetsWithKingOnly(), "uniform") \
-        .posterior(view) == pytest.approx({0: 0.5, 2: 0.5})
+        .posterior(view) == pytest.approx({(0,): 0.5, (2,): 0.5})
     # beliefs without a policy knob ignore the evaluator
     assert make_search_belief("uniform", game, BetsWithKingOnly()).name == "uniform"
     with pytest.raises(isz.IszError, match="belief policy 'net'.*network, uniform"):
