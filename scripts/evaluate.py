@@ -8,14 +8,18 @@ than the game has seats, the seats are filled by cycling the list
 agent with an ``iterations`` knob gets ``iterations``; ``knobs.NAME`` adds or
 overrides knobs of agent NAME (``knobs.pimc.worlds=8`` or
 ``knobs={pimc:{worlds:8}}``), and ``game_params.KEY=VALUE`` sets a game
-parameter. Prints the result table and writes config + result as JSON to
-``output`` (relative paths are relative to the launch directory).
+parameter; ``game_module=package.module`` imports a game defined outside isz
+first (as with ``python -m``, modules under the launch directory are importable;
+a checkpoint's game module is imported by itself). Prints the result table and
+writes config + result as JSON to ``output`` (relative paths are relative to the
+launch directory).
 
 A trained network plays as agent ``planner``:
 ``python scripts/evaluate.py checkpoint=runs/tricks/checkpoints/best.pt agents=[planner,so_ismcts]
 iterations=32`` (the game defaults to the checkpoint's; ``iterations`` is its simulations;
-its other search settings default to those the training run recorded). On Kuhn and
-Leduc, ``exploitability=true`` adds the exact exploitability of every agent's policy.
+its other search settings default to those the training run recorded). On a game small
+enough to enumerate, ``exploitability=true`` adds the exact exploitability of every agent's
+policy.
 
 Equal wall time per move: ``time_per_move=0.05`` gives every searching agent
 (planner included) a budget of 0.05 s per decision instead of ``iterations``;
@@ -46,12 +50,13 @@ from isz import IszError, load_planner, make_agent, make_game
 from isz.agents import Agent, agent_knobs
 from isz.evaluation import match
 from isz.evaluation.config import EvaluateConfig
-from isz.games import Game
+from isz.games import Game, import_game_module
 from isz.types import check_int
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 PLANNER = "planner"
 OmegaConf.register_new_resolver("isz_root", lambda: str(REPO_ROOT), replace=True)
+sys.path.insert(1, os.getcwd())  # game_module=...: the launch directory, as python -m does
 
 
 def _schema() -> DictConfig:
@@ -108,9 +113,11 @@ def resolve_defaults(cfg: EvaluateConfig) -> EvaluateConfig:
     """Fill ``game`` and ``agents`` from the checkpoint (if any) or the plain defaults."""
     if cfg.game is None:
         if cfg.checkpoint:
-            from isz.nn.checkpoint import load_checkpoint
+            from isz.nn.checkpoint import checkpoint_game, load_checkpoint
 
-            spec = load_checkpoint(to_absolute_path(cfg.checkpoint))["game"]
+            ckpt = load_checkpoint(to_absolute_path(cfg.checkpoint))
+            checkpoint_game(ckpt)  # registers a game defined outside isz
+            spec = ckpt["game"]
             cfg.game = spec.get("preset") or spec["name"]
             cfg.game_params = {**spec["params"], **cfg.game_params}
         else:
@@ -147,6 +154,8 @@ def evaluate(cfg: EvaluateConfig) -> dict:
     if cfg.time_per_move is not None and not cfg.time_per_move > 0:
         raise IszError(f"time_per_move must be a positive number of seconds, "
                        f"got {cfg.time_per_move!r}")
+    if cfg.game_module:
+        import_game_module(cfg.game_module)
     cfg = resolve_defaults(cfg)
     if cfg.checkpoint:
         import torch
@@ -172,7 +181,8 @@ def evaluate(cfg: EvaluateConfig) -> dict:
 
 
 def exploitabilities(specs, agents: list[Agent], game: Game, seed: int) -> dict[str, float]:
-    """Exact exploitability of each distinct seat agent's policy (Kuhn and Leduc only)."""
+    """Exact exploitability of each distinct seat agent's policy (games small enough to
+    enumerate; `IszError` otherwise)."""
     from isz.evaluation.exploitability import agent_policy, exploitability
 
     out: dict[str, float] = {}

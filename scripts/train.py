@@ -2,16 +2,21 @@
 
     python scripts/train.py                           # the default: tricks, ~minutes on CPU
     python scripts/train.py game=kuhn_poker trainer.iterations=30
+    python scripts/train.py game.name=goofspiel game.module=examples.goofspiel  # an outside game
     tensorboard --logdir runs                         # watch it
 
 Re-running the same command (same ``experiment.run_dir``) resumes the run from
 its last checkpoint. Keys: isz/training/config.py; groups in conf/. User
 errors (unknown names, bad values, a checkpoint of another game, a diverged
 loss) exit with status 2 and one ``error: ...`` line on stderr.
+
+``game.module`` (a game defined outside isz) is imported before the game is made;
+as with ``python -m``, modules under the launch directory are importable.
 """
 
 from __future__ import annotations
 
+import os
 import sys
 
 import hydra
@@ -30,6 +35,7 @@ def _schema():
 
 
 ConfigStore.instance().store(name="train_schema", node=_schema())
+sys.path.insert(1, os.getcwd())  # game.module=...: the launch directory, as python -m does
 
 
 @hydra.main(config_path="../conf", config_name="train", version_base=None)

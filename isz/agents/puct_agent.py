@@ -153,19 +153,19 @@ def load_planner(path: str, game: Game | None = None, device: str = "auto",
     """A `PUCTAgent` guided by the network of checkpoint ``path``.
 
     ``game`` defaults to the game recorded in the checkpoint; a checkpoint of
-    another game raises `IszError`. ``knobs`` are `PUCTAgent` knobs; those not
-    given default to the planner settings the training run recorded in the
-    checkpoint (simulations, belief, opponents, final rule, ...), else to
-    `PUCT_KNOBS`.
+    another game raises `IszError`. A game defined outside isz is registered by
+    importing the module the checkpoint recorded, which must be importable in
+    this environment (installed, or under a folder on ``sys.path``). ``knobs``
+    are `PUCTAgent` knobs; those not given default to the planner settings the
+    training run recorded in the checkpoint (simulations, belief, opponents,
+    final rule, ...), else to `PUCT_KNOBS`.
     """
     from isz.agents.network import NetworkEvaluator
-    from isz.games.registry import make_game
-    from isz.nn.checkpoint import load_checkpoint, load_model
+    from isz.nn.checkpoint import checkpoint_game, load_checkpoint, load_model
 
     ckpt = load_checkpoint(path)
     if game is None:
-        spec = ckpt["game"]
-        game = make_game(spec["name"], **spec["params"])
+        game = checkpoint_game(ckpt)
     model, _ = load_model(path, game)
     trained = dict((ckpt.get("extra") or {}).get("planner") or {})
     return PUCTAgent(game, evaluator=NetworkEvaluator(model, device), **{**trained, **knobs})

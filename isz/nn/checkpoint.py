@@ -3,7 +3,8 @@
 A checkpoint is one ``torch.save`` of a plain dict::
 
     {"format": "isz-checkpoint", "version": 1,
-     "game": game.spec, "model_config": {"width", "depth"},
+     "game": game.spec, "game_module": module of a game defined outside isz, or None,
+     "model_config": {"width", "depth"},
      "net": {"input_size", "num_actions", "num_players"},
      "model": state_dict, "optimizer": state_dict or None,
      "counters": {str: int}, "extra": JSON-able values and tensors}
@@ -23,6 +24,7 @@ from pathlib import Path
 import torch
 
 from isz.games.base import Game
+from isz.games.registry import game_module, game_names, import_game_module, make_game
 from isz.nn.model import ModelConfig, PolicyValueNet, build_model
 from isz.types import IszError
 
@@ -69,7 +71,8 @@ def save_checkpoint(path: str | os.PathLike, *, model: PolicyValueNet, game: Gam
     _check_plain("extra", extra)
     _check_plain("game spec", game.spec)
     ckpt = {
-        "format": FORMAT, "version": VERSION, "game": game.spec, "model_config": cfg,
+        "format": FORMAT, "version": VERSION, "game": game.spec,
+        "game_module": game_module(game), "model_config": cfg,
         "net": {"input_size": model.input_size, "num_actions": model.num_actions,
                 "num_players": model.num_players},
         "model": model.state_dict(),
@@ -122,6 +125,20 @@ def load_checkpoint(path: str | os.PathLike, game: Game | None = None,
         raise IszError(f"checkpoint {str(path)!r} was made for game {ckpt['game']!r}, "
                        f"not for {game.spec!r}")
     return ckpt
+
+
+def checkpoint_game(ckpt: dict) -> Game:
+    """The game a checkpoint (as `load_checkpoint` returns it) was made for.
+
+    A game defined outside isz is registered by importing the module the
+    checkpoint recorded (``game_module``), when its name is not registered yet.
+    That module must be importable in this environment (installed, or under a
+    folder on ``sys.path``); a checkpoint names a module, never a file to run.
+    """
+    spec, module = ckpt["game"], ckpt.get("game_module")
+    if spec["name"] not in game_names() and module:
+        import_game_module(module)
+    return make_game(spec["name"], **spec["params"])
 
 
 def load_model(path: str | os.PathLike, game: Game | None = None,

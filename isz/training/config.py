@@ -17,6 +17,8 @@ from isz.types import IszError, check_choice, check_int
 class GameCfg:
     name: str = "tricks"  # registered game or preset (isz.game_names())
     params: dict[str, Any] = field(default_factory=dict)  # overrides of the game's parameters
+    module: str | None = None  # module defining a game outside isz (examples.goofspiel),
+    #   imported first; it must be importable (the scripts add the launch directory)
 
 
 @dataclass
@@ -76,6 +78,8 @@ class TrainerCfg:
     eval_opponents: list[str] = field(default_factory=lambda: ["so_ismcts", "pimc"])
     eval_knobs: dict[str, Any] = field(default_factory=dict)  # opponent -> extra knobs,
     #   e.g. {so_ismcts: {belief: voids}} (make_agent checks them)
+    exploitability_max_histories: int = 50_000  # evaluations add the exact exploitability
+    #   (and best.pt follows it) for games with at most this many histories; 0 = never
     checkpoint_every: int = 5  # iterations between kept numbered checkpoints
     keep_last: int = 3  # numbered checkpoints kept (plus last.pt and best.pt)
     actors: int = 0  # self-play actors on Ray (0: self-play in this process, reproducible)
@@ -158,6 +162,7 @@ def validate(cfg: TrainConfig) -> None:
                 "final_eval_deals", "eval_deals", "checkpoint_every", "keep_last"):
         check_int(f"trainer.{key}", getattr(t, key), lo=1)
     check_int("trainer.eval_every", t.eval_every, lo=0)
+    check_int("trainer.exploitability_max_histories", t.exploitability_max_histories, lo=0)
     check_int("trainer.seed", t.seed, lo=0)
     check_int("trainer.torch_threads", t.torch_threads, lo=1)
     _positive("trainer.lr", t.lr)

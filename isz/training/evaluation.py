@@ -1,8 +1,9 @@
 """Evaluation of the network during training: arena matches and exploitability.
 
 The trained planner (`PUCTAgent` with the current network, no root noise,
-most-visited move) plays each opponent at the same simulation count; on Kuhn
-and Leduc poker the exact exploitability of its policy is computed too.
+most-visited move) plays each opponent at the same simulation count; for any
+game with at most ``trainer.exploitability_max_histories`` histories the exact
+exploitability of its policy (and of the raw network) is computed too.
 """
 
 from __future__ import annotations
@@ -11,12 +12,10 @@ from isz.agents import make_agent
 from isz.agents.network import NetworkEvaluator
 from isz.agents.puct_agent import PUCTAgent
 from isz.evaluation import match
-from isz.evaluation.exploitability import agent_policy, exploitability
+from isz.evaluation.exploitability import agent_policy, exploitability, fits
 from isz.games.base import Game
 from isz.nn.model import PolicyValueNet
 from isz.search.evaluator import evaluator_policy
-
-EXACT_GAMES = ("kuhn_poker", "leduc_poker")
 
 
 def planner_knobs(cfg, final: str = "most_visits") -> dict:
@@ -52,7 +51,8 @@ def evaluate(game: Game, model: PolicyValueNet, cfg, device, deals: int, seed: i
         me = res.agents[0]
         out[f"eval/score_vs_{opp}"] = me.score
         out[f"eval/se_vs_{opp}"] = me.score_se
-    if game.name in EXACT_GAMES:
+    cap = cfg.trainer.exploitability_max_histories
+    if cap and fits(game, cap):
         # the planner's mixed policy: its root visit distribution
         agent = planner(game, model, cfg, device, final="visit_distribution")
         out["eval/exploitability"] = exploitability(game, agent_policy(agent, seed)).exploitability

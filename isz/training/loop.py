@@ -18,7 +18,7 @@ from pathlib import Path
 import torch
 from omegaconf import OmegaConf
 
-from isz.games.registry import make_game
+from isz.games.registry import import_game_module, make_game
 from isz.nn.device import resolve_device
 from isz.nn.model import ModelConfig
 from isz.search.puct_driver import PUCTConfig
@@ -84,6 +84,8 @@ def _best_key(scalars: dict[str, float], t) -> float | None:
 
 def train(cfg: TrainConfig) -> dict[str, float]:
     """Run (or resume) training; returns the last evaluation scalars."""
+    if cfg.game.module:  # before validation: the module may register beliefs or agents too
+        import_game_module(cfg.game.module)
     validate(cfg)
     t = cfg.trainer
     game = make_game(cfg.game.name, **dict(cfg.game.params))
