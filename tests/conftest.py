@@ -42,3 +42,15 @@ def rng():
 
 
 ALL_GAMES = isz.game_names()
+
+
+@pytest.fixture
+def goofspiel():
+    """The tutorial's outside game (examples/goofspiel.py), registered for one test only,
+    so the registry other tests iterate keeps the package's own games."""
+    from examples import goofspiel as module
+    from isz.games.registry import _GAMES
+
+    isz.register_game(module.Goofspiel)  # again after an earlier test removed it
+    yield module
+    _GAMES.pop(module.Goofspiel.name, None)
