@@ -228,6 +228,12 @@ class Goofspiel(Game):
             return f"prize {action + 1}"
         return ("player 0 wins the round", "player 1 wins the round", "tie")[action - n]
 
+    def outcome_stats(self, state: State) -> dict[str, list[float]]:
+        """Prize ``points`` per seat: the arena averages them beside the score."""
+        n, s = self.num_actions, state.data
+        return {"points": [float(sum(s[r] + 1 for r in range(n) if s[3 * n + r] == p))
+                           for p in (0, 1)]}
+
     def describe(self, state: State) -> str:
         n, s = self.num_actions, state.data
         won = " ".join("-" if w < 0 else "01="[w] for w in s[3 * n:])

@@ -62,6 +62,7 @@ def test_rules_and_what_each_player_sees(goofspiel):
         s.apply_action(a)
     assert s.is_terminal() and s.returns() == [-1.0, 1.0]  # 2 points to 3
     assert str(s) == "prizes 3 1 2 | bids 2 1 3 vs 3 1 2 | won 1 = 0"
+    assert game.outcome_stats(s) == {"points": [2.0, 3.0]}
 
 
 def test_bad_parameters(goofspiel):
