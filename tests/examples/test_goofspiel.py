@@ -13,7 +13,7 @@ import pytest
 import isz
 from isz.belief import PosteriorBelief, UniformBelief
 from isz.games.base import State
-from isz.games.testing import check_game
+from isz.games.testing import ConformanceError, check_game
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -183,3 +183,26 @@ def test_checkpoint_records_the_module_and_a_fresh_process_loads_it(goofspiel, t
     torch.save(ckpt, tmp_path / "elsewhere.pt")
     with pytest.raises(isz.IszError, match="cannot import game module 'elsewhere.goofspiel'"):
         isz.load_planner(str(tmp_path / "elsewhere.pt"))
+
+
+def test_check_game_catches_each_unwritten_rule(goofspiel):
+    """The tutorial's three rules, each broken on purpose, and the error each gives."""
+
+    class NoCount(goofspiel.Goofspiel):  # rule 1: the opponent's bids are not counted
+        def view_data(self, state, player):
+            return super().view_data(state, player)[:-1] + (0,)
+
+    class NoMark(goofspiel.Goofspiel):  # rule 2: hidden bids left unmarked
+        def state_from_view(self, view):
+            n, d, p = self.num_actions, view.data, view.player
+            s = self.initial_data()
+            s[:n], s[n + n * p:2 * n + n * p], s[3 * n:] = d[:n], d[n:2 * n], d[2 * n:3 * n]
+            return State(self, s)
+
+    broken_kparams = goofspiel.Goofspiel(cards=3)  # rule 3
+    broken_kparams.kparams = np.zeros(0, np.int64)
+    for game, words in ((NoCount(cards=3), "same view key, different tensor"),
+                        (NoMark(cards=3), "state_from_view gives another view"),
+                        (broken_kparams, "kparams must be a non-empty 1-d int64 array")):
+        with pytest.raises(ConformanceError, match=words):
+            check_game(game)
