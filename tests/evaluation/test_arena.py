@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from collections import Counter
 
+import numba as nb
 import numpy as np
 import pytest
 
@@ -15,30 +16,34 @@ from isz.games.base import Game, State
 from isz.games.kernel import Kernel
 from isz.types import CHANCE, TERMINAL, IllegalActionError, IszError
 
-# -- a 3-player fake game (plain-Python kernel) ------------------------------
+# -- a 3-player fake game (a minimal compiled kernel) ------------------------
 # State [card0, card1, card2, act0, act1, act2, dealt, acted]: chance deals each
 # seat a card 0..2 (with replacement, so ties happen), then seats 0, 1, 2 each
 # pick 0 or 1; return = (card + 3 * action) / 6 - 0.5, so playing 1 beats every
 # seat that played 0.
 
 
+@nb.njit
 def _cur(s, params):
     if s[6] < 3:
         return CHANCE
-    return TERMINAL if s[7] == 3 else int(s[7])
+    return TERMINAL if s[7] == 3 else s[7]
 
 
+@nb.njit
 def _legal(s, params, out):
     out[0], out[1] = 0, 1
     return 2
 
 
+@nb.njit
 def _chance(s, params, out_a, out_p):
-    out_a[:3] = (0, 1, 2)
-    out_p[:3] = 1 / 3
+    for c in range(3):
+        out_a[c], out_p[c] = c, 1 / 3
     return 3
 
 
+@nb.njit
 def _apply(s, params, a):
     if s[6] < 3:
         s[s[6]] = a
@@ -48,12 +53,24 @@ def _apply(s, params, a):
         s[7] += 1
 
 
+@nb.njit
 def _returns(s, params, out):
     out[:] = (s[0:3] + 3 * s[3:6]) / 6 - 0.5
 
 
+@nb.njit
+def _observe(s, params, a, player):
+    return a
+
+
+@nb.njit
 def _tensor(s, params, player, out):
     out[:] = 0.0
+
+
+@nb.njit
+def _redeterminize(s, params, player, rng, out):
+    out[:] = s  # unused: the fake agents below never search
 
 
 class ThreeCards(Game):
@@ -63,7 +80,8 @@ class ThreeCards(Game):
         super().__init__()
         self.num_players, self.num_actions, self.max_chance_outcomes = 3, 2, 3
         self.state_size, self.tensor_shape, self.max_game_length = 8, (1,), 6
-        self.kernel = Kernel(_cur, _legal, _chance, _apply, _returns, None, _tensor, None)
+        self.kernel = Kernel(_cur, _legal, _chance, _apply, _returns, _observe, _tensor,
+                             _redeterminize)
         self.kparams = np.zeros(1, dtype=np.int64)
 
     def initial_data(self):
