@@ -138,7 +138,7 @@ def test_uniform_determinizations_are_the_uniform_posterior(goofspiel):
 
 def test_same_view_same_action(goofspiel):
     """Two true states that share the deciding player's view: one action (5 such pairs),
-    for the planner with the exact posterior (the tutorial plays so_ismcts too)."""
+    for the planner searching worlds of the exact posterior."""
     agent, knobs = "puct_ismcts", {"iterations": 30, "belief": "posterior"}
     game = isz.make_game("goofspiel", cards=3)
     rng, pairs = np.random.default_rng(3), 0
