@@ -18,7 +18,7 @@ import ray
 import torch
 
 from isz.agents.network import NetworkEvaluator
-from isz.games.registry import make_game
+from isz.games.registry import import_game_module, make_game
 from isz.nn.model import ModelConfig, build_model
 from isz.selfplay import Positions, SelfPlayConfig, SelfPlayStats, play
 
@@ -38,9 +38,11 @@ class SelfPlayActor:
     """Holds a game, a network copy and its evaluator; see module docstring."""
 
     def __init__(self, index: int, game_name: str, game_params: dict, model_cfg: dict,
-                 device: str, torch_threads: int):
+                 device: str, torch_threads: int, game_module: str | None = None):
         torch.set_num_threads(torch_threads)
         self.index = index
+        if game_module:  # a game defined outside isz registers itself on import
+            import_game_module(game_module)
         self.game = make_game(game_name, **game_params)
         self.device = torch.device(device)
         self.model = build_model(self.game, ModelConfig.from_dict(model_cfg)).to(self.device)

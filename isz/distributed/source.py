@@ -78,7 +78,7 @@ class RaySelfPlay:
             opts["num_gpus"] = c.selfplay.gpus_per_actor
         remote = ray.remote(SelfPlayActor).options(**opts)
         args = (c.game.name, dict(c.game.params), model.cfg.to_dict(), c.selfplay.device,
-                c.trainer.torch_threads)
+                c.trainer.torch_threads, c.game.module)
         self.actors = [remote.remote(i, *args) for i in range(n)]
         self.sent = [0] * n
         try:

@@ -163,3 +163,12 @@ def test_learner_killed_resumes_with_its_buffer(tmp_path):
     assert after.size > n
     for f, a in before.arrays.items():
         np.testing.assert_array_equal(after.arrays[f][:n], a[:n])
+
+
+def test_actors_import_an_outside_game_module(local_ray, goofspiel, tmp_path):
+    """game.module reaches the actor processes: they register the game before making it."""
+    cfg = _cfg(tmp_path / "run", iterations=1, actors=1)
+    cfg.game.name, cfg.game.module, cfg.game.params = "goofspiel", "examples.goofspiel", {
+        "cards": 3}
+    loop.train(cfg)
+    assert _counters(tmp_path / "run")["games"] == 16
