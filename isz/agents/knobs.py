@@ -17,16 +17,21 @@ def check_knobs(agent: str, knobs: dict, allowed: dict) -> dict:
     return {**allowed, **knobs}
 
 
+def check_budget(iterations, time_budget) -> tuple[int | None, float | None]:
+    """``(iterations, seconds)`` of a search: iterations >= 1 unless a time budget
+    (seconds > 0) is set, when ``iterations=None`` means no iteration cap."""
+    if time_budget is None:
+        return check_int("iterations", iterations, lo=1), None
+    if isinstance(time_budget, bool) or not isinstance(time_budget, (int, float)) \
+            or time_budget <= 0:
+        raise IszError(f"time_budget must be a positive number of seconds, got {time_budget!r}")
+    its = None if iterations is None else check_int("iterations", iterations, lo=1)
+    return its, float(time_budget)
+
+
 def check_search_knobs(k: dict) -> None:
     """Common search knobs: iterations / time_budget / c / final."""
-    if k.get("time_budget") is None:
-        check_int("iterations", k["iterations"], lo=1)
-    else:
-        tb = k["time_budget"]
-        if isinstance(tb, bool) or not isinstance(tb, (int, float)) or tb <= 0:
-            raise IszError(f"time_budget must be a positive number of seconds, got {tb!r}")
-        if k.get("iterations") is not None:
-            check_int("iterations", k["iterations"], lo=1)
+    check_budget(k["iterations"], k.get("time_budget"))
     c = k["c"]
     if isinstance(c, bool) or not isinstance(c, (int, float)) or c < 0:
         raise IszError(f"c (exploration constant) must be a number >= 0, got {c!r}")

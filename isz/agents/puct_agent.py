@@ -27,7 +27,7 @@ import time
 import numpy as np
 
 from isz.agents.base import Agent
-from isz.agents.knobs import check_knobs
+from isz.agents.knobs import check_budget, check_knobs
 from isz.agents.registry import register_agent
 from isz.belief import Belief
 from isz.games.base import Game, View
@@ -51,17 +51,6 @@ def _check_number(name: str, value, lo: float) -> float:
     return float(value)
 
 
-def _check_budget(iterations, time_budget) -> tuple[int | None, float | None]:
-    """``(iterations, seconds)``: at least one set; iterations >= 1, seconds > 0."""
-    if time_budget is None:
-        return check_int("iterations", iterations, lo=1), None
-    if isinstance(time_budget, bool) or not isinstance(time_budget, (int, float)) \
-            or time_budget <= 0:
-        raise IszError(f"time_budget must be a positive number of seconds, got {time_budget!r}")
-    its = None if iterations is None else check_int("iterations", iterations, lo=1)
-    return its, float(time_budget)
-
-
 def _check_lanes(lanes, iterations: int | None) -> int:
     """Simulations per wave: an int >= 1, or ``auto`` (see the module docstring)."""
     if lanes == "auto":
@@ -81,7 +70,7 @@ class PUCTAgent(Agent):
     def __init__(self, game: Game, **knobs):
         super().__init__(game)
         k = check_knobs(self.name, knobs, PUCT_KNOBS)
-        self.iterations, self.time_budget = _check_budget(k["iterations"], k["time_budget"])
+        self.iterations, self.time_budget = check_budget(k["iterations"], k["time_budget"])
         self.lanes = _check_lanes(k["lanes"], self.iterations)
         check_choice("tree", k["tree"], ("mo", "so"))
         check_choice("opponents", k["opponents"], OPPONENT_MODES)
