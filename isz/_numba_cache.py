@@ -72,3 +72,6 @@ def install() -> None:
 
     _MemoMixin._uuid = property(_uuid, doc=_MemoMixin._uuid.__doc__)
     _MemoMixin._isz_stable_uuid = True
+
+
+install()

@@ -97,7 +97,7 @@ class PUCTAgent(Agent):
     def policy(self, view: View, rng: np.random.Generator) -> np.ndarray:
         """Root visit distribution (``visit_distribution``), the improved policy
         (``mirror``), or one-hot of the most visited move."""
-        batch = self._search(view, rng)
+        batch = self._search(self.check_view(view), rng)
         self.last_stats = batch.root_stats(0)
         pi = batch.target_policy(0, "mirror" if self.final == "mirror" else "visits",
                                  self.mirror_eta)

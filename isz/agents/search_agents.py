@@ -21,7 +21,7 @@ from isz.agents.registry import register_agent
 from isz.belief import Belief, make_belief
 from isz.games.base import Game, State, View
 from isz.search.driver import NO_SMOOTH, Budget, final_policy, mo_search, so_search, uct_search
-from isz.types import check_int, seed_from
+from isz.types import IszError, check_int, seed_from
 
 SEARCH_KNOBS = {"iterations": 1000, "time_budget": None, "c": 0.7, "final": None,
                 "selection": "ucb", "smooth_params": (0.9, 0.1, 0.002)}
@@ -74,10 +74,10 @@ class SearchAgent(Agent):
 
     def policy(self, view: View, rng: np.random.Generator) -> np.ndarray:
         """The distribution ``act`` draws from: float64[num_actions]."""
-        return self._decide(self._search(view, rng), rng)[1]
+        return self._decide(self._search(self.check_view(view), rng), rng)[1]
 
     def act(self, view: View, rng: np.random.Generator) -> int:
-        return self._decide(self._search(view, rng), rng)[0]
+        return self._decide(self._search(self.check_view(view), rng), rng)[0]
 
 
 class SOISMCTSAgent(SearchAgent):
@@ -141,9 +141,20 @@ class CheatUCTAgent(SearchAgent):
     cheats = True
 
     def act(self, view: View, rng: np.random.Generator) -> int:
-        raise TypeError("cheat_uct needs the true state: the arena calls act_cheating")
+        raise IszError("cheat_uct needs the true state: call act_cheating(state, rng) (the "
+                       "arena does)")
+
+    def policy(self, view: View, rng: np.random.Generator) -> np.ndarray:
+        raise IszError("cheat_uct sees the true state: it has no policy over views")
 
     def act_cheating(self, state: State, rng: np.random.Generator) -> int:
+        if not isinstance(state, State) or state.game != self.game:
+            what = f"a state of {state.game!r}" if isinstance(state, State) \
+                else type(state).__name__
+            raise IszError(f"cheat_uct made for {self.game!r} takes a State of that game, "
+                           f"got {what}")
+        if state.current_player() < 0:
+            raise IszError(f"cheat_uct: no player is to move at {state}")
         tree = uct_search(self.game, state.data, state.current_player(), self.budget,
                           c=self.c, seed=seed_from(rng), smooth=self.smooth)
         return self._decide(tree.stats(0), rng)[0]

@@ -117,8 +117,9 @@ class RaySelfPlay:
             for _ in range(self.cfg.ray.inflight - queued - self.health.owed[i]):
                 self._submit(i)
 
-    def collect(self, st, sp_cfg: SelfPlayConfig, games: int):
-        """Fresh chunks until ``games`` games are in; (positions, stats, scalars)."""
+    def collect(self, st, sp_cfg: SelfPlayConfig, games: int, progress=None):
+        """Fresh chunks until ``games`` games are in; (positions, stats, scalars).
+        ``progress(n)``: n more games are in."""
         self.sp_cfg = sp_cfg
         for k in COUNTERS:
             st.counters.setdefault(k, 0)
@@ -134,7 +135,10 @@ class RaySelfPlay:
                 st.counters["dropped_positions"] += len(chunk.positions)
                 acc.dropped(chunk, lag)
             else:
+                before = acc.games
                 acc.add(chunk, lag, self._queue_depth(i))
+                if progress is not None:
+                    progress(min(acc.games, games) - min(before, games))
             self._submit(i)
         pos, stats = acc.merged()
         scalars = acc.scalars()

@@ -13,20 +13,21 @@ from __future__ import annotations
 import multiprocessing as mp
 import sys
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 
 import numpy as np
-from tqdm import tqdm
 
 from isz.agents.base import Agent
 from isz.evaluation.play import DealOutcome, DecisionHook, play_deal
 from isz.evaluation.result import MatchResult
 from isz.games.base import Game
+from isz.progress import Progress
 from isz.types import IszError, check_int
 
 
 def match(game: Game, agents: Sequence[Agent], deals: int, seed: int, workers: int = 1,
-          progress: bool = True, on_decision: DecisionHook | None = None) -> MatchResult:
+          progress: bool | Callable[[int], None] = True,
+          on_decision: DecisionHook | None = None) -> MatchResult:
     """Play ``deals`` deals, each once per seat rotation, and score the agents.
 
     Args:
@@ -37,8 +38,8 @@ def match(game: Game, agents: Sequence[Agent], deals: int, seed: int, workers: i
         deals: number of deals (>= 1); ``deals * rotations`` games are played.
         seed: non-negative integer; same seed, same result.
         workers: processes to spread the deals over (1: play in this process).
-        progress: show a tqdm bar over deals (it also hides itself when stderr
-            is not a terminal).
+        progress: show progress over deals (`isz.progress.Progress`: a bar on a
+            terminal, else plain lines), or a callable ``progress(1)`` per deal.
         on_decision: ``(state, seat, view, agent) -> None``, called with a copy
             of the true state before every non-cheating decision. Only with
             ``workers == 1``: it runs in this process, where it can collect
@@ -57,10 +58,14 @@ def match(game: Game, agents: Sequence[Agent], deals: int, seed: int, workers: i
         _one_torch_thread()
     _warm_up(game, agents, seed)
     start = time.perf_counter()
-    outcomes = _run(game, list(agents), deals, seed, workers, on_decision)
-    bar = tqdm(outcomes, total=deals, desc=f"{game.name}", unit="deal",
-               disable=None if progress else True, leave=False)
-    results = list(bar)
+    bar = None if callable(progress) else Progress(game.name, deals, "deals", enabled=progress)
+    tick = progress if callable(progress) else bar.update
+    results = []
+    for outcome in _run(game, list(agents), deals, seed, workers, on_decision):
+        results.append(outcome)
+        tick(1)
+    if bar is not None:
+        bar.close()
     stats = {k: np.stack([r.stats[k] for r in results]) for k in results[0].stats}
     return MatchResult.from_deals(
         game, [a.name for a in agents], np.stack([r.scores for r in results]),

@@ -9,6 +9,7 @@ view (the template that uniform resampling starts from).
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
@@ -227,8 +228,25 @@ class Game:
         beside the score (e.g. raw points); none by default."""
         return {}
 
-    def describe(self, state: State) -> str:
+    def describe(self, state: State | View) -> str:
+        """Human-readable ``state``; a `View` is described by `describe_view`.
+
+        Subclasses override this for states; `__init_subclass__` wraps every
+        override so that it too accepts a view (instead of indexing the view's
+        record as if it were the state array)."""
         return np.array2string(state.data)
+
+    def describe_view(self, view: View) -> str:
+        """What ``view.player`` has observed: who is to move, its legal actions, its record."""
+        legal = ", ".join(f"{a} ({self.action_to_string(a, view.player)})"
+                          for a in view.legal_actions)
+        return (f"{self.name} as seen by player {view.player}: {_who(view.current_player)} "
+                f"to move" + (f"; legal: {legal}" if legal else "") + f"; observed {view.data}")
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        if "describe" in cls.__dict__:
+            cls.describe = _accepting_views(cls.__dict__["describe"])
 
     def __repr__(self) -> str:
         args = ", ".join(f"{k}={v!r}" for k, v in self.params.items())
@@ -239,3 +257,24 @@ class Game:
 
     def __hash__(self) -> int:
         return hash((self.name, tuple(sorted(self.params.items()))))
+
+
+def _who(player: int) -> str:
+    return {CHANCE: "chance", TERMINAL: "nobody (the game is over)"}.get(player,
+                                                                         f"player {player}")
+
+
+def _accepting_views(describe):
+    """Wrap a game's ``describe(state)`` to take a `View` too (and refuse anything else)."""
+
+    @functools.wraps(describe)
+    def wrapper(self: Game, state) -> str:
+        if isinstance(state, View):
+            if state.game != self:
+                raise IszError(f"describe: a view of {state.game!r}, not of {self!r}")
+            return self.describe_view(state)
+        if not isinstance(state, State):
+            raise IszError(f"describe takes a State or a View, got {type(state).__name__}")
+        return describe(self, state)
+
+    return wrapper

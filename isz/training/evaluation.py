@@ -8,13 +8,16 @@ exploitability of its policy (and of the raw network) is computed too.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from isz.agents import make_agent
 from isz.agents.network import NetworkEvaluator
 from isz.agents.puct_agent import PUCTAgent
 from isz.evaluation import match
-from isz.evaluation.exploitability import agent_policy, exploitability, fits
+from isz.evaluation.exploitability import agent_policy, exploitability, fits, infostates
 from isz.games.base import Game
 from isz.nn.model import PolicyValueNet
+from isz.progress import Progress
 from isz.search.evaluator import evaluator_policy
 
 
@@ -36,9 +39,12 @@ def planner(game: Game, model: PolicyValueNet, cfg, device,
                      **planner_knobs(cfg, final))
 
 
-def evaluate(game: Game, model: PolicyValueNet, cfg, device, deals: int, seed: int
-             ) -> dict[str, float]:
-    """Scalars ``eval/score_vs_<opp>``, ``eval/se_vs_<opp>`` (and exploitability)."""
+def evaluate(game: Game, model: PolicyValueNet, cfg, device, deals: int, seed: int,
+             step: Callable[[str, int, str], Progress] | None = None) -> dict[str, float]:
+    """Scalars ``eval/score_vs_<opp>``, ``eval/se_vs_<opp>`` (and exploitability).
+
+    ``step(desc, total, unit)``: a `Progress` per matchup and exploitability."""
+    step = step or (lambda desc, total, unit: Progress(desc, total, unit, enabled=False))
     out: dict[str, float] = {}
     sims = cfg.search.simulations
     for opp in cfg.trainer.eval_opponents:
@@ -47,7 +53,8 @@ def evaluate(game: Game, model: PolicyValueNet, cfg, device, deals: int, seed: i
             knobs = {"iterations": sims} if opp != "random" else {}
             seats.append(make_agent(opp, game, **{**knobs,
                                                   **cfg.trainer.eval_knobs.get(opp, {})}))
-        res = match(game, seats, deals=deals, seed=seed, progress=False)
+        with step(f"eval vs {opp}", deals, "deals") as bar:
+            res = match(game, seats, deals=deals, seed=seed, progress=bar.update)
         me = res.agents[0]
         out[f"eval/score_vs_{opp}"] = me.score
         out[f"eval/se_vs_{opp}"] = me.score_se
@@ -55,7 +62,10 @@ def evaluate(game: Game, model: PolicyValueNet, cfg, device, deals: int, seed: i
     if cap and fits(game, cap):
         # the planner's mixed policy: its root visit distribution
         agent = planner(game, model, cfg, device, final="visit_distribution")
-        out["eval/exploitability"] = exploitability(game, agent_policy(agent, seed)).exploitability
+        with step("exploitability", infostates(game, cap), "infostates") as bar:
+            policy = agent_policy(agent, seed)
+            out["eval/exploitability"] = exploitability(game, policy, cap,
+                                                        progress=bar.update).exploitability
         # the raw network (its policy head alone), to tell learning from search
         raw = evaluator_policy(agent.evaluator)
         out["eval/exploitability_net"] = exploitability(game, raw).exploitability

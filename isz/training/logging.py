@@ -1,25 +1,86 @@
-"""TensorBoard scalars (prefixes loss/, selfplay/, eval/, belief/, perf/) and a progress bar."""
+"""What a run tells its user: TensorBoard scalars (prefixes loss/, selfplay/, eval/,
+belief/, perf/), progress of every long step, and where everything went.
+
+Progress: a tqdm bar over iterations with a bar per step under it (self-play,
+training steps, evaluation, exploitability) where stderr is a terminal; else,
+one line per iteration on stdout and `isz.progress` lines for long steps.
+"""
 
 from __future__ import annotations
 
+import os
+import shutil
 import sys
 from pathlib import Path
 
 from tqdm import tqdm
 
+from isz.progress import Progress, is_terminal
+
+
+def tensorboard_command(logdir: Path) -> str:
+    """A command that starts TensorBoard on ``logdir`` as written, from the launch folder."""
+    exe = Path(sys.executable).parent / "tensorboard"
+    if not exe.exists():
+        exe = Path(shutil.which("tensorboard") or "tensorboard")
+    return f"{_short(exe)} --logdir {_short(logdir)}"
+
+
+def _short(path: Path) -> str:
+    """``path`` relative to the current folder when inside it, else absolute."""
+    path = Path(os.path.abspath(path))
+    try:
+        return str(path.relative_to(Path.cwd()))
+    except ValueError:
+        return str(path)
+
 
 class RunLogger:
-    """Writes scalars once per iteration; hyperparameters once per run."""
+    """Writes scalars once per iteration; hyperparameters once per run; prints progress."""
 
     def __init__(self, run_dir: Path, cfg, start: int, total: int):
+        self.run_dir, self.cfg, self.total = Path(run_dir), cfg, total
         self.writer = None
         if cfg.tensorboard:
             from torch.utils.tensorboard import SummaryWriter
             # purge_step drops events of an iteration that a kill interrupted
             self.writer = SummaryWriter(log_dir=str(run_dir / "tb"), purge_step=start + 1)
-        self.bar = tqdm(total=total, initial=start, desc="train", unit="it",
-                        disable=not (cfg.progress and sys.stderr.isatty()))
-        self.quiet_lines = not (cfg.progress and sys.stderr.isatty())
+        self.terminal = cfg.progress and is_terminal()
+        self.bar = None
+        if self.terminal and start < total:
+            self.bar = tqdm(total=total, initial=start, desc="train", unit="it", position=0,
+                            dynamic_ncols=True)
+
+    def say(self, line: str) -> None:
+        """A line on stdout that does not break the bars."""
+        if self.bar is not None:
+            self.bar.write(line)
+        else:
+            print(line, flush=True)
+
+    def start(self, resumed: bool, iteration: int) -> None:
+        how = f"resumed after iteration {iteration}" if resumed else "new run"
+        watch = tensorboard_command(self.run_dir / "tb") if self.writer else "TensorBoard off"
+        self.say(f"run {_short(self.run_dir)}: {how}, {self.total} iterations; "
+                 f"watch: {watch}")
+
+    def nothing_left(self, iteration: int, results: Path) -> None:
+        self.say(f"nothing left to do: {_short(self.run_dir)} already finished {iteration} "
+                 f"iteration(s) (trainer.iterations={self.total}); checkpoints in "
+                 f"{_short(self.run_dir / 'checkpoints')}, results in {_short(results)}. "
+                 "Raise trainer.iterations to train on, or set experiment.run_dir to start "
+                 "afresh.")
+
+    def finish(self, results: Path, minutes: float) -> None:
+        self.say(f"done in {minutes:.1f} min: checkpoints in "
+                 f"{_short(self.run_dir / 'checkpoints')} (last.pt, best.pt), results in "
+                 f"{_short(results)}" + (f", TensorBoard logs in {_short(self.run_dir / 'tb')}"
+                                         if self.writer else ""))
+
+    def step(self, desc: str, total: int, unit: str) -> Progress:
+        """Progress of one step of the current iteration."""
+        return Progress(desc, total, unit, enabled=self.cfg.progress,
+                        position=1 if self.bar is not None else 0)
 
     def hparams(self, text: str) -> None:
         if self.writer:
@@ -32,14 +93,18 @@ class RunLogger:
                     self.writer.add_scalar(k, v, it)
             self.writer.flush()
         short = {k.split("/")[-1]: round(v, 3) for k, v in scalars.items()
-                 if k in ("loss/policy", "loss/value") or k.startswith("eval/score")}
-        self.bar.set_postfix(short)
-        self.bar.update(1)
-        if self.quiet_lines:
+                 if k in ("loss/policy", "loss/value", "eval/exploitability")
+                 or k.startswith("eval/score")}
+        if self.bar is not None:
+            self.bar.set_postfix(short)
+            self.bar.update(1)
+        else:
             shown = " ".join(f"{k}={v}" for k, v in short.items())
-            print(f"iteration {it}: {shown}", flush=True)
+            print(f"iteration {it}/{self.total}: {shown}", flush=True)
 
     def close(self) -> None:
-        self.bar.close()
+        if self.bar is not None:
+            self.bar.close()
+            self.bar = None
         if self.writer:
             self.writer.close()

@@ -18,9 +18,11 @@ from pathlib import Path
 import torch
 from omegaconf import OmegaConf
 
+from isz.fs import check_free_space, check_writable_dir
 from isz.games.registry import import_game_module, make_game
 from isz.nn.device import resolve_device
 from isz.nn.model import ModelConfig
+from isz.progress import Progress
 from isz.search.puct_driver import PUCTConfig
 from isz.selfplay import SelfPlayConfig
 from isz.training import run_state
@@ -29,6 +31,8 @@ from isz.training.evaluation import evaluate, planner_knobs
 from isz.training.learner import train_step
 from isz.training.logging import RunLogger
 from isz.training.source import open_source
+
+RESULTS = "results.json"  # the final evaluation, in the run folder
 
 
 def _selfplay_cfg(cfg: TrainConfig) -> SelfPlayConfig:
@@ -43,7 +47,7 @@ def _selfplay_cfg(cfg: TrainConfig) -> SelfPlayConfig:
                           mirror_alpha=s.mirror_alpha, puct=puct)
 
 
-def _learn(st, cfg: TrainConfig, device) -> dict[str, float]:
+def _learn(st, cfg: TrainConfig, device, progress: Progress) -> dict[str, float]:
     t = cfg.trainer
     sums: dict[str, float] = {}
     t0 = time.perf_counter()
@@ -53,6 +57,7 @@ def _learn(st, cfg: TrainConfig, device) -> dict[str, float]:
                                t.value_weight).items():
             sums[k] = sums.get(k, 0.0) + v
         st.counters["steps"] += 1
+        progress.update()
     n = t.steps_per_iteration
     out = {f"loss/{k}": v / n for k, v in sums.items()}
     out["perf/train_steps_per_s"] = n / max(time.perf_counter() - t0, 1e-9)
@@ -94,19 +99,28 @@ def train(cfg: TrainConfig) -> dict[str, float]:
     # loaded 2-core machine their spin-waiting makes each forward pass ~100x slower.
     torch.set_num_threads(t.torch_threads)
     model_cfg = ModelConfig(width=cfg.model.width, depth=cfg.model.depth)
-    run_dir = Path(cfg.experiment.run_dir)
+    run_dir = check_writable_dir(cfg.experiment.run_dir, "experiment.run_dir")
     last = run_dir / "checkpoints" / "last.pt"
     st = run_state.resume(last, game, model_cfg, t, device) if last.exists() \
         else run_state.fresh(game, model_cfg, t, device)
+    check_free_space(run_dir, run_state.disk_need(st, game, t), "this run")
     log = RunLogger(run_dir, cfg.logger, start=st.counters["iteration"], total=t.iterations)
+    if st.counters["iteration"] >= t.iterations:
+        log.nothing_left(st.counters["iteration"], run_dir / RESULTS)
+        log.close()
+        return run_state.read_results(run_dir / RESULTS)
+    log.start(st.resumed, st.counters["iteration"])
     if not st.resumed:
         log.hparams(OmegaConf.to_yaml(OmegaConf.structured(cfg)))
     source = open_source(cfg, game, st, device, run_dir)
+    started = time.perf_counter()
     try:
-        return _iterate(cfg, game, st, device, log, source)
+        scalars = _iterate(cfg, game, st, device, log, source)
     finally:
         source.close()
         log.close()
+    log.finish(run_dir / RESULTS, (time.perf_counter() - started) / 60)
+    return scalars
 
 
 def _iterate(cfg: TrainConfig, game, st, device, log: RunLogger, source) -> dict[str, float]:
@@ -118,8 +132,10 @@ def _iterate(cfg: TrainConfig, game, st, device, log: RunLogger, source) -> dict
         it = st.counters["iteration"] + 1
         t_it = time.perf_counter()
         alpha = mirror_alpha_at(cfg, it)
-        pos, stats, scalars = source.collect(st, dataclasses.replace(sp_cfg, mirror_alpha=alpha),
-                                             cfg.selfplay.games_per_iteration)
+        with log.step(f"self-play {it}", cfg.selfplay.games_per_iteration, "games") as bar:
+            pos, stats, scalars = source.collect(
+                st, dataclasses.replace(sp_cfg, mirror_alpha=alpha),
+                cfg.selfplay.games_per_iteration, progress=bar.update)
         st.buffer.add(pos)
         st.counters["games"] += stats.games
         st.counters["positions"] += stats.positions
@@ -127,7 +143,8 @@ def _iterate(cfg: TrainConfig, game, st, device, log: RunLogger, source) -> dict
         scalars["selfplay/mean_game_length"] = stats.positions / max(stats.games, 1)
         scalars["selfplay/buffer_size"] = len(st.buffer)
         scalars.update({f"belief/{k}": v for k, v in stats.belief_scalars().items()})
-        scalars.update(_learn(st, cfg, device))
+        with log.step(f"training {it}", t.steps_per_iteration, "steps") as bar:
+            scalars.update(_learn(st, cfg, device, bar))
         source.publish(st.model, it)
         scalars["perf/system_positions_per_s"] = stats.positions / (time.perf_counter() - t_it)
         scalars["perf/replay_ratio"] = \
@@ -135,7 +152,8 @@ def _iterate(cfg: TrainConfig, game, st, device, log: RunLogger, source) -> dict
         final = it == t.iterations
         if final or (t.eval_every and it % t.eval_every == 0):
             deals = t.final_eval_deals if final else t.eval_deals
-            scalars.update(evaluate(game, st.model, cfg, device, deals, seed=t.seed + it))
+            scalars.update(evaluate(game, st.model, cfg, device, deals, seed=t.seed + it,
+                                    step=log.step))
         if cfg.search.target == "mirror":
             scalars["selfplay/mirror_alpha"] = alpha
         score = _best_key(scalars, t)
@@ -143,6 +161,8 @@ def _iterate(cfg: TrainConfig, game, st, device, log: RunLogger, source) -> dict
         if is_best:
             st.best_score = score
         st.counters["iteration"] = it
+        if final:  # before the checkpoint: a kill in between re-runs this iteration
+            run_state.write_results(run_dir / RESULTS, st, scalars)
         run_state.save(run_dir, st, game, model_cfg, t.checkpoint_every, t.keep_last, is_best,
                        planner_knobs(cfg))
         log.iteration(it, scalars)

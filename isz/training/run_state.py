@@ -19,6 +19,7 @@ from pathlib import Path
 import numpy as np
 import torch
 
+from isz.fs import MB, write_json_atomic
 from isz.games.base import Game
 from isz.nn.checkpoint import load_checkpoint, save_checkpoint
 from isz.nn.model import ModelConfig, PolicyValueNet, build_model
@@ -98,6 +99,32 @@ def save(run_dir: Path, st: RunState, game: Game, model_cfg: ModelConfig, keep_e
         if old.name != buf_name:
             old.unlink(missing_ok=True)
     return last
+
+
+def disk_need(st: RunState, game: Game, tcfg) -> int:
+    """Bytes a run may still write: the replay buffer twice (the new file is written
+    before the old one is removed) and every kept checkpoint (weights and the two
+    Adam moments), plus room for TensorBoard; a resumed run only adds temp copies."""
+    row = 4 * game.tensor_size + 5 * game.num_actions + 4 * game.num_players + 8
+    buffer = tcfg.buffer_size * row
+    ckpt = 12 * sum(p.numel() for p in st.model.parameters())
+    if st.resumed:
+        return buffer + 2 * ckpt + 8 * MB
+    return 2 * buffer + (tcfg.keep_last + 3) * ckpt + 8 * MB
+
+
+def write_results(path: Path, st: RunState, scalars: dict[str, float]) -> Path:
+    """The final evaluation of a run as JSON (atomic): counters and ``eval/`` scalars."""
+    evals = {k: v for k, v in scalars.items() if k.startswith("eval/")}
+    return write_json_atomic(path, {"counters": dict(st.counters), "final": evals})
+
+
+def read_results(path: Path) -> dict[str, float]:
+    """The ``eval/`` scalars `write_results` stored ({} when there are none)."""
+    try:
+        return dict(json.loads(Path(path).read_text())["final"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return {}
 
 
 def _copy_atomic(src: Path, dst: Path) -> None:

@@ -1,15 +1,17 @@
 """Where the learner's positions come from: self-play in this process, or Ray actors.
 
-A source answers ``collect(st, sp_cfg, games) -> (positions, stats, scalars)``
-once per iteration and ``publish(model, version)`` after each round of
-learning. `InProcessSelfPlay` plays the games itself with the learner's
-network and the run's generator, so a run with ``trainer.actors=0`` is
-bit-for-bit reproducible; `isz.distributed.RaySelfPlay` (``trainer.actors >=
-1``) takes finished chunks that actors played while the learner trained.
+A source answers ``collect(st, sp_cfg, games, progress) -> (positions, stats,
+scalars)`` once per iteration (``progress(n)``: n more games are in) and
+``publish(model, version)`` after each round of learning. `InProcessSelfPlay`
+plays the games itself with the learner's network and the run's generator, so
+a run with ``trainer.actors=0`` is bit-for-bit reproducible;
+`isz.distributed.RaySelfPlay` (``trainer.actors >= 1``) takes finished chunks
+that actors played while the learner trained.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 from isz.agents.network import NetworkEvaluator
@@ -23,9 +25,10 @@ class InProcessSelfPlay:
     def __init__(self, game, device):
         self.game, self.device = game, device
 
-    def collect(self, st, sp_cfg: SelfPlayConfig, games: int):
+    def collect(self, st, sp_cfg: SelfPlayConfig, games: int,
+                progress: Callable[[int], None] | None = None):
         evaluator = NetworkEvaluator(st.model, self.device)
-        pos, stats = play(self.game, evaluator, sp_cfg, games, st.rng)
+        pos, stats = play(self.game, evaluator, sp_cfg, games, st.rng, progress=progress)
         return pos, stats, {}
 
     def publish(self, model, version: int) -> None:

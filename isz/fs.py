@@ -1,0 +1,86 @@
+"""Files a run writes: checked before long work starts, written atomically.
+
+`check_writable_dir` and `check_output_file` run before a training run or an
+evaluation starts, so a folder that is a file, a read-only folder or a full
+disk is reported in one line at once, not as a traceback after minutes of work.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import shutil
+import tempfile
+from pathlib import Path
+
+from isz.types import IszError
+
+MB = 1 << 20
+
+
+def _blocking_file(path: Path) -> Path | None:
+    """The first existing non-folder among ``path`` and its ancestors, if any."""
+    for p in (path, *path.parents):
+        if p.exists():
+            return None if p.is_dir() else p
+    return None
+
+
+def check_writable_dir(path: str | os.PathLike, what: str) -> Path:
+    """Create folder ``path`` if needed and prove it writable; `IszError` naming ``what``.
+
+    Writes and removes a probe file: permission bits alone do not tell (a
+    read-only mount, or root, who may write anywhere permissions say no).
+    """
+    path = Path(path)
+    blocker = _blocking_file(path)
+    if blocker is not None:
+        where = "" if blocker == path else f" (inside {str(blocker)!r}, which is a file)"
+        raise IszError(f"{what} {str(path)!r} is not a folder{where}; give a folder path")
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+        fd, probe = tempfile.mkstemp(dir=path, prefix=".isz-write-probe-")
+        os.close(fd)
+        os.unlink(probe)
+    except OSError as e:
+        raise IszError(f"{what} {str(path)!r} is not writable: {e.strerror or e}") from e
+    return path
+
+
+def check_output_file(path: str | os.PathLike, what: str) -> Path:
+    """``path`` can be written as a file: not a folder, its folder writable."""
+    path = Path(path)
+    if path.is_dir():
+        raise IszError(f"{what} {str(path)!r} is a folder; give a file path "
+                       f"(e.g. {str(path / 'result.json')!r})")
+    check_writable_dir(path.parent, f"folder of {what}")
+    return path
+
+
+def check_free_space(path: str | os.PathLike, need_bytes: int, what: str) -> None:
+    """`IszError` when the disk holding folder ``path`` has less than ``need_bytes`` free."""
+    free = shutil.disk_usage(path).free
+    if free < need_bytes:
+        raise IszError(f"the disk of {str(path)!r} has {free / MB:.0f} MB free; {what} "
+                       f"needs about {need_bytes / MB:.0f} MB: free some space or choose "
+                       "another folder")
+
+
+def write_json_atomic(path: str | os.PathLike, payload: dict) -> Path:
+    """Write ``payload`` to ``path`` via a temp file in the same folder and `os.replace`."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w") as f:
+            json.dump(payload, f, indent=2)
+            f.write("\n")
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):  # cleanup must not mask the real error
+            os.unlink(tmp)
+        raise
+    return path
