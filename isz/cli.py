@@ -17,6 +17,7 @@ import dataclasses
 import difflib
 import errno
 import sys
+import typing
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -94,7 +95,7 @@ def _bad_value(cause) -> str:
 def config_error_message(e: BaseException) -> str:
     """One line for a hydra / OmegaConf composition error."""
     from hydra.errors import MissingConfigException, OverrideParseException
-    from omegaconf.errors import ConfigKeyError, ValidationError
+    from omegaconf.errors import ConfigAttributeError, ConfigKeyError, ValidationError
 
     cause = e.__cause__ if e.__cause__ is not None else e
     if isinstance(e, MissingConfigException) and e.missing_cfg_file:
@@ -103,7 +104,8 @@ def config_error_message(e: BaseException) -> str:
             return (f"unknown {group} option {name!r} ({group}={name}); "
                     f"allowed: {', '.join(e.options)}")
         return f"cannot find config {e.missing_cfg_file!r}: {_first_line(e)}"
-    if isinstance(cause, ConfigKeyError) and getattr(cause, "full_key", None):
+    if isinstance(cause, (ConfigKeyError, ConfigAttributeError)) \
+            and getattr(cause, "full_key", None):
         return _unknown_key(cause)
     if isinstance(cause, ValidationError) and getattr(cause, "full_key", None):
         return _bad_value(cause)
@@ -111,6 +113,22 @@ def config_error_message(e: BaseException) -> str:
         return f"cannot parse a command-line override: {_first_line(e)}"
     detail = _first_line(cause) if cause is not e else ""
     return "; ".join(x for x in (_first_line(e), detail) if x)
+
+
+def unknown_keys(cfg, schema, free: tuple[str, ...] = (), prefix: str = "") -> None:
+    """`IszError` for a key of ``cfg`` that dataclass ``schema`` lacks (one added with
+    ``+key=...``, which hydra accepts), at any depth; ``free``: dotted paths of
+    free-form dicts whose keys are vetted elsewhere (``game.params``)."""
+    hints = typing.get_type_hints(schema)
+    known = [f.name for f in dataclasses.fields(schema)]
+    extra = sorted(set(cfg.keys()) - set(known))
+    if extra:
+        where = f" of {prefix[:-1]}" if prefix else ""
+        raise IszError(f"unknown config key(s) {', '.join(prefix + k for k in extra)}; "
+                       f"keys{where}: {', '.join(known)}")
+    for name in known:
+        if dataclasses.is_dataclass(hints[name]) and prefix + name not in free:
+            unknown_keys(cfg[name], hints[name], free, f"{prefix}{name}.")
 
 
 def compose(config_dir: Path, config_name: str, overrides: list[str]):

@@ -27,34 +27,46 @@ def _blocking_file(path: Path) -> Path | None:
     return None
 
 
-def check_writable_dir(path: str | os.PathLike, what: str) -> Path:
-    """Create folder ``path`` if needed and prove it writable; `IszError` naming ``what``.
+def _probe(folder: Path) -> None:
+    """Create ``folder`` if needed; write and remove a file in it (OSError if it cannot).
 
-    Writes and removes a probe file: permission bits alone do not tell (a
-    read-only mount, or root, who may write anywhere permissions say no).
-    """
+    Permission bits alone do not tell: a read-only mount refuses even root,
+    and root may write where the bits say no."""
+    folder.mkdir(parents=True, exist_ok=True)
+    fd, probe = tempfile.mkstemp(dir=folder, prefix=".isz-write-probe-")
+    os.close(fd)
+    os.unlink(probe)
+
+
+def check_writable_dir(path: str | os.PathLike, what: str) -> Path:
+    """Create folder ``path`` if needed and prove it writable; `IszError` naming ``what``."""
     path = Path(path)
     blocker = _blocking_file(path)
     if blocker is not None:
         where = "" if blocker == path else f" (inside {str(blocker)!r}, which is a file)"
         raise IszError(f"{what} {str(path)!r} is not a folder{where}; give a folder path")
     try:
-        path.mkdir(parents=True, exist_ok=True)
-        fd, probe = tempfile.mkstemp(dir=path, prefix=".isz-write-probe-")
-        os.close(fd)
-        os.unlink(probe)
+        _probe(path)
     except OSError as e:
         raise IszError(f"{what} {str(path)!r} is not writable: {e.strerror or e}") from e
     return path
 
 
 def check_output_file(path: str | os.PathLike, what: str) -> Path:
-    """``path`` can be written as a file: not a folder, its folder writable."""
+    """``path`` can be written as a file: not a folder, its folder creatable and writable."""
     path = Path(path)
     if path.is_dir():
         raise IszError(f"{what} {str(path)!r} is a folder; give a file path "
                        f"(e.g. {str(path / 'result.json')!r})")
-    check_writable_dir(path.parent, f"folder of {what}")
+    blocker = _blocking_file(path.parent)
+    if blocker is not None:
+        raise IszError(f"{what} {str(path)!r} cannot be written: {str(blocker)!r} is a file, "
+                       "not a folder")
+    try:
+        _probe(path.parent)
+    except OSError as e:
+        raise IszError(f"{what} {str(path)!r} cannot be written: {e.strerror or e} "
+                       f"({str(path.parent)!r})") from e
     return path
 
 

@@ -28,8 +28,10 @@ decision. Wall-clock results depend on the machine and its load (another
 process on the same cores slows every agent, not always equally): report them
 with their standard errors and the machine, and prefer ``workers`` <= cores.
 
-User errors (unknown game, agent or knob, bad values, a checkpoint of another
-game or a corrupted one) exit with status 2 and one ``error: ...`` line on stderr.
+User errors (unknown game, agent, knob or config key, bad values, an ``output``
+that is a folder or cannot be written, ``exploitability=true`` on a game too
+large for it, a checkpoint of another game or a corrupted one) exit with status
+2 and one ``error: ...`` line on stderr, before the match starts.
 """
 
 from __future__ import annotations
@@ -38,7 +40,6 @@ import dataclasses
 import json
 import os
 import sys
-import tempfile
 from pathlib import Path
 
 import hydra
@@ -48,8 +49,10 @@ from omegaconf import DictConfig, OmegaConf
 
 from isz import IszError, load_planner, make_agent, make_game
 from isz.agents import Agent, agent_knobs
+from isz.cli import one_line_errors, run_hydra
 from isz.evaluation import match
 from isz.evaluation.config import EvaluateConfig
+from isz.fs import check_output_file, write_json_atomic
 from isz.games import Game, import_game_module
 from isz.types import check_int
 
@@ -104,9 +107,13 @@ def budget_knobs(cfg: EvaluateConfig, name: str) -> dict:
 
 def build_agents(specs: list[tuple[str, dict]], game: Game,
                  checkpoint: str | None = None) -> list[Agent]:
-    """One agent object per seat; ``planner`` is the checkpoint's network-guided planner."""
-    return [load_planner(checkpoint, game, **knobs) if name == PLANNER
-            else make_agent(name, game, **knobs) for name, knobs in specs]
+    """One agent object per seat; ``planner`` is the checkpoint's network-guided planner
+    (reported as ``planner``, the name the user gave)."""
+    agents = [load_planner(checkpoint, game, **knobs) if name == PLANNER
+              else make_agent(name, game, **knobs) for name, knobs in specs]
+    for (name, _), agent in zip(specs, agents, strict=True):
+        agent.name = name
+    return agents
 
 
 def resolve_defaults(cfg: EvaluateConfig) -> EvaluateConfig:
@@ -129,22 +136,6 @@ def resolve_defaults(cfg: EvaluateConfig) -> EvaluateConfig:
     return cfg
 
 
-def write_json_atomic(path: Path, payload: dict) -> None:
-    """Write ``payload`` to ``path`` via a temp file in the same folder and `os.replace`."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w") as f:
-            json.dump(payload, f, indent=2)
-            f.write("\n")
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-
-
 def evaluate(cfg: EvaluateConfig) -> dict:
     """Run the match ``cfg`` describes, print its table, write and return the JSON payload."""
     check_int("deals", cfg.deals, lo=1)
@@ -156,6 +147,7 @@ def evaluate(cfg: EvaluateConfig) -> dict:
                        f"got {cfg.time_per_move!r}")
     if cfg.game_module:
         import_game_module(cfg.game_module)
+    out = check_output_file(to_absolute_path(cfg.output), "output")
     cfg = resolve_defaults(cfg)
     if cfg.checkpoint:
         import torch
@@ -166,6 +158,8 @@ def evaluate(cfg: EvaluateConfig) -> dict:
     game = make_game(cfg.game, **cfg.game_params)
     specs = seat_specs(cfg, game)
     agents = build_agents(specs, game, cfg.checkpoint)
+    if cfg.exploitability:
+        preflight_exploitability(game, agents)
     result = match(game, agents, cfg.deals, cfg.seed, workers=cfg.workers,
                    progress=cfg.progress)
     print(result.table())
@@ -173,23 +167,40 @@ def evaluate(cfg: EvaluateConfig) -> dict:
                "seats": [{"agent": name, "knobs": knobs} for name, knobs in specs],
                "result": result.to_dict()}
     if cfg.exploitability:
-        payload["exploitability"] = exploitabilities(specs, agents, game, cfg.seed)
-    out = Path(to_absolute_path(cfg.output))
+        payload["exploitability"] = exploitabilities(specs, agents, game, cfg.seed,
+                                                     cfg.progress)
     write_json_atomic(out, payload)
     print(f"wrote {out}")
     return payload
 
 
-def exploitabilities(specs, agents: list[Agent], game: Game, seed: int) -> dict[str, float]:
+def preflight_exploitability(game: Game, agents: list[Agent]) -> None:
+    """Before the match: the game small enough, no agent that cannot have a policy."""
+    from isz.evaluation.exploitability import check_size, infostates
+
+    check_size(game)
+    infostates(game)  # enumerates the tree (cached): a large game fails here, not after
+    for agent in agents:
+        if agent.cheats:
+            raise IszError(f"exploitability=true: agent {agent.name!r} cheats (sees the true "
+                           "state), so it has no policy over information states")
+
+
+def exploitabilities(specs, agents: list[Agent], game: Game, seed: int,
+                     progress: bool = True) -> dict[str, float]:
     """Exact exploitability of each distinct seat agent's policy (games small enough to
     enumerate; `IszError` otherwise)."""
-    from isz.evaluation.exploitability import agent_policy, exploitability
+    from isz.evaluation.exploitability import agent_policy, exploitability, infostates
+    from isz.progress import Progress
 
     out: dict[str, float] = {}
     for (name, knobs), agent in zip(specs, agents, strict=True):
         label = f"{name} {json.dumps(knobs, sort_keys=True)}"
         if label not in out:
-            out[label] = exploitability(game, agent_policy(agent, seed)).exploitability
+            with Progress(f"exploitability of {name}", infostates(game), "infostates",
+                          enabled=progress) as bar:
+                out[label] = exploitability(game, agent_policy(agent, seed),
+                                            progress=bar.update).exploitability
             print(f"exploitability of {label}: {out[label]:.4f}")
     return out
 
@@ -205,12 +216,9 @@ def to_config(dcfg: DictConfig) -> EvaluateConfig:
 
 @hydra.main(config_path="../conf/evaluate", config_name="evaluate", version_base=None)
 def main(dcfg: DictConfig) -> None:
-    try:
+    with one_line_errors():
         evaluate(to_config(dcfg))
-    except IszError as e:
-        print(f"error: {e}", file=sys.stderr)
-        sys.exit(2)
 
 
 if __name__ == "__main__":
-    main()
+    run_hydra(main, REPO_ROOT / "conf" / "evaluate", "evaluate")
