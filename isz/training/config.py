@@ -61,7 +61,7 @@ class SelfPlayCfg:
 
 @dataclass
 class TrainerCfg:
-    iterations: int = 60  # self-play + learning rounds
+    iterations: int = 40  # self-play + learning rounds
     steps_per_iteration: int = 100  # gradient steps per iteration
     batch_size: int = 256  # positions per gradient step
     lr: float = 2e-3  # AdamW learning rate (peak)
@@ -74,7 +74,8 @@ class TrainerCfg:
     seed: int = 0  # every random choice of the run flows from it
     eval_every: int = 10  # iterations between arena evaluations (0 = final only)
     eval_deals: int = 50  # deals per periodic evaluation matchup
-    final_eval_deals: int = 1000  # deals per final evaluation matchup
+    final_eval_deals: int = 200  # deals per final evaluation matchup (README: 1,000)
+    eval_workers: int = 2  # processes playing evaluation deals on CPU (same result for any)
     eval_opponents: list[str] = field(default_factory=lambda: ["so_ismcts", "pimc"])
     eval_knobs: dict[str, Any] = field(default_factory=dict)  # opponent -> extra knobs,
     #   e.g. {so_ismcts: {belief: voids}} (make_agent checks them)
@@ -159,7 +160,8 @@ def validate(cfg: TrainConfig) -> None:
     check_int("selfplay.parallel_games", cfg.selfplay.parallel_games, lo=1)
     check_int("selfplay.games_per_iteration", cfg.selfplay.games_per_iteration, lo=1)
     for key in ("iterations", "steps_per_iteration", "batch_size", "buffer_size",
-                "final_eval_deals", "eval_deals", "checkpoint_every", "keep_last"):
+                "final_eval_deals", "eval_deals", "eval_workers", "checkpoint_every",
+                "keep_last"):
         check_int(f"trainer.{key}", getattr(t, key), lo=1)
     check_int("trainer.eval_every", t.eval_every, lo=0)
     check_int("trainer.exploitability_max_histories", t.exploitability_max_histories, lo=0)

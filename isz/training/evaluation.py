@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+import torch
+
 from isz.agents import make_agent
 from isz.agents.network import NetworkEvaluator
 from isz.agents.puct_agent import PUCTAgent
@@ -47,6 +49,8 @@ def evaluate(game: Game, model: PolicyValueNet, cfg, device, deals: int, seed: i
     step = step or (lambda desc, total, unit: Progress(desc, total, unit, enabled=False))
     out: dict[str, float] = {}
     sims = cfg.search.simulations
+    # forked workers cannot use CUDA that the parent initialised
+    workers = cfg.trainer.eval_workers if torch.device(device).type == "cpu" else 1
     for opp in cfg.trainer.eval_opponents:
         seats = [planner(game, model, cfg, device)]
         while len(seats) < game.num_players:
@@ -54,7 +58,8 @@ def evaluate(game: Game, model: PolicyValueNet, cfg, device, deals: int, seed: i
             seats.append(make_agent(opp, game, **{**knobs,
                                                   **cfg.trainer.eval_knobs.get(opp, {})}))
         with step(f"eval vs {opp}", deals, "deals") as bar:
-            res = match(game, seats, deals=deals, seed=seed, progress=bar.update)
+            res = match(game, seats, deals=deals, seed=seed, progress=bar.update,
+                        workers=workers)
         me = res.agents[0]
         out[f"eval/score_vs_{opp}"] = me.score
         out[f"eval/se_vs_{opp}"] = me.score_se

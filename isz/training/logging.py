@@ -45,11 +45,8 @@ class RunLogger:
             from torch.utils.tensorboard import SummaryWriter
             # purge_step drops events of an iteration that a kill interrupted
             self.writer = SummaryWriter(log_dir=str(run_dir / "tb"), purge_step=start + 1)
-        self.terminal = cfg.progress and is_terminal()
+        self.start_iteration = start
         self.bar = None
-        if self.terminal and start < total:
-            self.bar = tqdm(total=total, initial=start, desc="train", unit="it", position=0,
-                            dynamic_ncols=True)
 
     def say(self, line: str) -> None:
         """A line on stdout that does not break the bars."""
@@ -58,11 +55,15 @@ class RunLogger:
         else:
             print(line, flush=True)
 
-    def start(self, resumed: bool, iteration: int) -> None:
-        how = f"resumed after iteration {iteration}" if resumed else "new run"
+    def start(self, resumed: bool) -> None:
+        """The run's first line; then the bar over iterations (on a terminal)."""
+        how = f"resumed after iteration {self.start_iteration}" if resumed else "new run"
         watch = tensorboard_command(self.run_dir / "tb") if self.writer else "TensorBoard off"
         self.say(f"run {_short(self.run_dir)}: {how}, {self.total} iterations; "
                  f"watch: {watch}")
+        if self.cfg.progress and is_terminal():
+            self.bar = tqdm(total=self.total, initial=self.start_iteration, desc="train",
+                            unit="it", position=0, dynamic_ncols=True)
 
     def nothing_left(self, iteration: int, results: Path) -> None:
         self.say(f"nothing left to do: {_short(self.run_dir)} already finished {iteration} "

@@ -109,7 +109,7 @@ def train(cfg: TrainConfig) -> dict[str, float]:
         log.nothing_left(st.counters["iteration"], run_dir / RESULTS)
         log.close()
         return run_state.read_results(run_dir / RESULTS)
-    log.start(st.resumed, st.counters["iteration"])
+    log.start(st.resumed)
     if not st.resumed:
         log.hparams(OmegaConf.to_yaml(OmegaConf.structured(cfg)))
     source = open_source(cfg, game, st, device, run_dir)
