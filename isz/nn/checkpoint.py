@@ -108,9 +108,8 @@ def load_checkpoint(path: str | os.PathLike, game: Game | None = None,
     try:
         ckpt = torch.load(path, map_location=map_location, weights_only=True)
     except Exception as e:  # torch raises RuntimeError, UnpicklingError, EOFError, ...
-        reason = str(e).strip().splitlines()[0][:200] if str(e).strip() else ""
-        raise IszError(f"cannot read checkpoint {str(path)!r}: truncated, corrupted or not "
-                       f"a torch file ({type(e).__name__}: {reason})") from e
+        raise IszError(f"cannot read checkpoint {str(path)!r}: the file is truncated, "
+                       f"corrupted or not a torch file ({_reason(e)})") from e
     if not isinstance(ckpt, dict) or ckpt.get("format") != FORMAT:
         raise IszError(f"{str(path)!r} is not an isz checkpoint (no {FORMAT!r} marker)")
     missing = [k for k in _KEYS if k not in ckpt]
@@ -139,6 +138,13 @@ def checkpoint_game(ckpt: dict) -> Game:
     if spec["name"] not in game_names() and module:
         import_game_module(module)
     return make_game(spec["name"], **spec["params"])
+
+
+def _reason(e: BaseException) -> str:
+    """``Type: first sentence`` of a loader's error: torch's run on for lines of advice."""
+    text = " ".join(str(e).split())
+    sentence = text.split(". ")[0].rstrip(".")
+    return f"{type(e).__name__}: {sentence}" if sentence else type(e).__name__
 
 
 def load_model(path: str | os.PathLike, game: Game | None = None,

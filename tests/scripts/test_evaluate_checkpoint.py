@@ -36,7 +36,7 @@ def test_checkpoint_plays_as_planner(tmp_path):
     assert r.returncode == 0, r.stderr
     out = json.loads((tmp_path / "out.json").read_text())
     assert out["config"]["game"] == "kuhn_poker"
-    assert out["result"]["agents"][0]["name"] == "puct_ismcts"
+    assert out["result"]["agents"][0]["name"] == "planner"  # the name the user gave
     bad = _run(tmp_path, f"checkpoint={ck}", "game=leduc_poker", "deals=1")
     assert bad.returncode == 2 and "made for game" in bad.stderr
     assert "Traceback" not in bad.stderr

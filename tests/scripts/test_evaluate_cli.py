@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -20,12 +21,26 @@ ERROR_CASES = {
     "added_typo_key": (["game=kuhn_poker", "agents=[random]", "+dealz=3"], "dealz"),
     "unknown_knob": (["game=kuhn_poker", "agents=[random]", "knobs.random.wrld=2"], "wrld"),
     "too_many_agents": (["game=coin_guess", "agents=[random,random]"], "1 seat"),
+    "wrong_type": (["game=kuhn_poker", "deals=abc"], "bad value 'abc' for deals"),
+    "unparsable": (["game=kuhn_poker", "agents=[random"], "cannot parse"),
+    # checked before the match: these deal counts would take hours
+    "output_is_a_folder": (["game=kuhn_poker", "agents=[random]", "deals=100000000",
+                            "output={tmp}"], "is a folder; give a file path"),
+    "output_under_a_file": (["game=kuhn_poker", "agents=[random]", "deals=100000000",
+                             "output={tmp}/in.txt/out.json"], "in.txt' is a file"),
+    "exploitability_too_large": (["game=tricks", "agents=[random]", "deals=100000000",
+                                  "exploitability=true"], "too large for exact"),
+    "exploitability_of_a_cheat": (["game=kuhn_poker", "agents=[cheat_uct,random]",
+                                   "deals=100000000", "exploitability=true"], "cheats"),
 }
 
 
 def _start(args: list[str], tmp: Path) -> subprocess.Popen:
-    cmd = [sys.executable, str(SCRIPT), *args, f"hydra.run.dir={tmp / 'run'}",
-           f"output={tmp / 'out.json'}"]
+    (tmp / "in.txt").write_text("a file where a folder should be")
+    args = [a.format(tmp=tmp) for a in args]
+    if not any(a.startswith("output=") for a in args):
+        args.append(f"output={tmp / 'out.json'}")
+    cmd = [sys.executable, str(SCRIPT), *args, f"hydra.run.dir={tmp / 'run'}"]
     return subprocess.Popen(cmd, cwd=tmp, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             text=True)
 
@@ -35,8 +50,9 @@ def error_runs(tmp_path_factory):
     """Every error case, launched at once (each run is mostly interpreter start-up)."""
     procs = {}
     for name, (args, _) in ERROR_CASES.items():
-        procs[name] = _start(args, tmp_path_factory.mktemp(name))
-    return {name: (p, *p.communicate(timeout=120)) for name, p in procs.items()}
+        tmp = tmp_path_factory.mktemp(name)
+        procs[name] = (_start(args, tmp), tmp)
+    return {name: (p, *p.communicate(timeout=120), tmp) for name, (p, tmp) in procs.items()}
 
 
 def test_end_to_end_writes_json(tmp_path):
@@ -55,8 +71,34 @@ def test_end_to_end_writes_json(tmp_path):
 
 @pytest.mark.parametrize("case", sorted(ERROR_CASES))
 def test_user_errors_exit_cleanly(error_runs, case):
-    proc, out, err = error_runs[case]
-    assert proc.returncode != 0
+    proc, out, err, tmp = error_runs[case]
+    assert proc.returncode == 2, err
     assert ERROR_CASES[case][1] in err
-    assert "Traceback" not in err
-    assert not (Path(proc.args[-1].split("=", 1)[1])).exists()
+    assert err.startswith("error: ") and err.count("\n") == 1, err
+    assert not list(tmp.rglob("*.json"))  # nothing written
+
+
+def test_progress_lines_when_not_a_terminal(tmp_path):
+    proc = subprocess.Popen(
+        [sys.executable, str(SCRIPT), "game=kuhn_poker", "agents=[planner,random]", "deals=3",
+         "iterations=4", "exploitability=true", f"checkpoint={_kuhn_checkpoint(tmp_path)}",
+         f"output={tmp_path / 'out.json'}", f"hydra.run.dir={tmp_path / 'run'}"],
+        cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        env={**os.environ, "ISZ_PROGRESS_EVERY_S": "0"})
+    out, err = proc.communicate(timeout=300)
+    assert proc.returncode == 0, err
+    assert "kuhn_poker: 3/3 deals (100%)" in err
+    assert "exploitability of planner: 12/12 infostates (100%)" in err
+    payload = json.loads((tmp_path / "out.json").read_text())
+    assert [a["name"] for a in payload["result"]["agents"]] == ["planner", "random"]
+    assert "planner" in out and "puct_ismcts" not in out
+
+
+def _kuhn_checkpoint(tmp_path: Path) -> Path:
+    import isz
+    from isz.nn import ModelConfig, build_model, save_checkpoint
+
+    game = isz.make_game("kuhn_poker")
+    cfg = ModelConfig(width=8, depth=1)
+    return save_checkpoint(tmp_path / "k.pt", model=build_model(game, cfg), game=game,
+                           model_cfg=cfg)

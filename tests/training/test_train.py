@@ -3,6 +3,7 @@ stops cleanly on a NaN loss."""
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
@@ -13,6 +14,7 @@ from pathlib import Path
 import pytest
 import torch
 
+from isz import IszError
 from isz.nn.checkpoint import load_checkpoint
 from isz.training import loop
 from isz.training.config import TrainConfig
@@ -26,9 +28,9 @@ SMALL = ["game=kuhn_poker", "selfplay.games_per_iteration=24", "selfplay.paralle
          "trainer.checkpoint_every=1", "logger.progress=false"]
 
 
-def _train(run_dir: Path, iterations: int, **kw) -> subprocess.Popen:
+def _train(run_dir: Path, iterations: int, *extra: str, **kw) -> subprocess.Popen:
     cmd = [sys.executable, str(ROOT / "scripts" / "train.py"), *SMALL,
-           f"trainer.iterations={iterations}", f"experiment.run_dir={run_dir}"]
+           f"trainer.iterations={iterations}", f"experiment.run_dir={run_dir}", *extra]
     return subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             text=True, **kw)
 
@@ -66,12 +68,106 @@ def test_kill_and_resume_loses_nothing(tmp_path):
     assert 1 <= done <= 3
     again = _train(run, 3)
     assert again.wait(timeout=300) == 0, again.stderr.read()
+    assert f"resumed after iteration {done}" in again.stdout.read()
     a, b = _weights(tmp_path / "ref"), _weights(run)
     assert a["counters"] == b["counters"]
     for k in a["model"]:
         assert torch.equal(a["model"][k], b["model"][k]), k
     leftovers = [f for f in (run / "checkpoints").iterdir() if f.name.endswith(".tmp")]
     assert not leftovers
+
+
+def test_progress_where_results_went_and_nothing_left(tmp_path):
+    """Not a terminal: a start line, progress lines for every step, an end line; run
+    again, it says there is nothing left to do and shows the stored results."""
+    run = tmp_path / "run"
+    env = {**os.environ, "ISZ_PROGRESS_EVERY_S": "0"}
+    p = _train(run, 1, "logger.progress=true", env=env)
+    out, err = p.communicate(timeout=300)
+    assert p.returncode == 0, err
+    first = out.splitlines()[0]
+    assert first.startswith(f"run {run}: new run, 1 iterations; watch: ")
+    exe, flag, logdir = first.split("watch: ")[1].split()
+    assert Path(exe).is_file() and flag == "--logdir" and Path(logdir) == run / "tb"
+    for step in ("self-play 1: 24/24 games", "training 1: 8/8 steps",
+                 "eval vs random: 4/4 deals", "exploitability: 12/12 infostates"):
+        assert step in err, step
+    assert f"checkpoints in {run / 'checkpoints'}" in out
+    assert f"results in {run / 'results.json'}" in out
+    stored = json.loads((run / "results.json").read_text())["final"]
+    again = _train(run, 1)
+    out2, err2 = again.communicate(timeout=300)
+    assert again.returncode == 0, err2
+    assert out2.startswith(f"nothing left to do: {run} already finished 1 iteration")
+    assert f"eval/score_vs_random             {stored['eval/score_vs_random']:.4f}" in out2
+
+
+BAD_RUNS = {
+    "unknown_option": (["game=chess"], "unknown game option 'chess'"),
+    "unknown_belief": (["belief=foo"], "unknown belief option 'foo'"),
+    "key_typo": (["trainer.iteratons=5"], "did you mean trainer.iterations?"),
+    "wrong_type": (["trainer.iterations=abc"], "bad value 'abc' for trainer.iterations"),
+    "added_key": (["+trainer.foo=1"], "unknown config key(s) trainer.foo"),
+    "run_dir_is_a_file": (["experiment.run_dir={tmp}/file"], "is not a folder"),
+    "run_dir_under_a_file": (["experiment.run_dir={tmp}/file/run"], "which is a file"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(BAD_RUNS))
+def test_bad_runs_are_one_line_with_status_2(tmp_path, case):
+    (tmp_path / "file").write_text("not a folder")
+    args = [a.format(tmp=tmp_path) for a in BAD_RUNS[case][0]]
+    p = subprocess.run([sys.executable, str(ROOT / "scripts" / "train.py"),
+                        f"experiment.run_dir={tmp_path / 'run'}", *args], cwd=tmp_path,
+                       capture_output=True, text=True, timeout=120)
+    assert p.returncode == 2, p.stderr
+    assert p.stderr.startswith("error: ") and p.stderr.count("\n") == 1, p.stderr
+    assert BAD_RUNS[case][1] in p.stderr
+    assert not (tmp_path / "run").exists()  # checked before hydra or training start
+
+
+def _tiny_cfg(run_dir: Path) -> TrainConfig:
+    cfg = TrainConfig()
+    cfg.game.name = "kuhn_poker"
+    cfg.selfplay.games_per_iteration = 8
+    cfg.selfplay.parallel_games = 8
+    cfg.search.simulations = 8
+    cfg.trainer.iterations = 2
+    cfg.trainer.steps_per_iteration = 2
+    cfg.trainer.batch_size = 8
+    cfg.trainer.eval_every = 0
+    cfg.trainer.eval_opponents = []
+    cfg.logger.progress = False
+    cfg.logger.tensorboard = False
+    cfg.experiment.run_dir = str(run_dir)
+    return cfg
+
+
+def test_disk_too_full_to_start(tmp_path, monkeypatch):
+    import shutil
+
+    usage = shutil.disk_usage(tmp_path)
+    monkeypatch.setattr(shutil, "disk_usage", lambda p: usage._replace(free=1 << 20))
+    monkeypatch.setattr(loop, "play", lambda *a, **k: pytest.fail("self-play started"))
+    with pytest.raises(IszError, match=r"has 1 MB free; this run needs about \d+ MB"):
+        loop.train(_tiny_cfg(tmp_path / "run"))
+
+
+def test_disk_full_while_saving_is_one_line(tmp_path, monkeypatch, capsys):
+    import errno
+
+    from isz.cli import one_line_errors
+
+    def full(run_dir, *a, **k):
+        raise OSError(errno.ENOSPC, "No space left on device", str(run_dir / "last.pt"))
+
+    monkeypatch.setattr(loop.run_state, "save", full)
+    with pytest.raises(SystemExit) as info, one_line_errors():
+        loop.train(_tiny_cfg(tmp_path / "run"))
+    assert info.value.code == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: no space left on the device writing") and "last.pt" in err
+    assert err.count("\n") == 1
 
 
 def test_nan_loss_stops_with_last_good_checkpoint(tmp_path, monkeypatch):
