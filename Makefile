@@ -1,5 +1,5 @@
 # Quickstart targets: each sets up .venv on a fresh machine first (scripts/setup.sh).
-.PHONY: setup train evaluate test test-slow bench lint
+.PHONY: setup train evaluate tensorboard test test-slow bench lint
 
 setup:
 	@bash scripts/setup.sh
@@ -9,6 +9,10 @@ train: setup
 
 evaluate: setup
 	.venv/bin/python scripts/evaluate.py
+
+# TensorBoard over every run in runs/ (open the URL it prints)
+tensorboard: setup
+	.venv/bin/tensorboard --logdir runs
 
 test: setup
 	.venv/bin/python -m pytest -n 2 -q
