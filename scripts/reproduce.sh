@@ -22,7 +22,7 @@ case "${1:-}" in
     ../.osv/bin/python ../shared/bench/openspiel_ismcts.py --games "oh_hell(num_tricks_fixed=10)" --reps 5
     $PY scripts/bench.py --only search --games tricks,oh_hell --reps 7 ;;
   train)
-    $PY scripts/train.py
+    $PY scripts/train.py trainer.final_eval_deals=1000   # make train; the README's 1,000 deals
     $PY scripts/train.py game=kuhn_poker trainer.iterations=30 trainer.final_eval_deals=200
     $PY scripts/train.py game=leduc_poker trainer.iterations=60 trainer.eval_deals=100 \
       trainer.final_eval_deals=500

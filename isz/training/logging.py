@@ -66,11 +66,11 @@ class RunLogger:
                             unit="it", position=0, dynamic_ncols=True)
 
     def nothing_left(self, iteration: int, results: Path) -> None:
+        where = f"results in {_short(results)}" if results.exists() else "no results file"
         self.say(f"nothing left to do: {_short(self.run_dir)} already finished {iteration} "
                  f"iteration(s) (trainer.iterations={self.total}); checkpoints in "
-                 f"{_short(self.run_dir / 'checkpoints')}, results in {_short(results)}. "
-                 "Raise trainer.iterations to train on, or set experiment.run_dir to start "
-                 "afresh.")
+                 f"{_short(self.run_dir / 'checkpoints')}, {where}. Raise trainer.iterations "
+                 "to train on, or set experiment.run_dir to start afresh.")
 
     def finish(self, results: Path, minutes: float) -> None:
         self.say(f"done in {minutes:.1f} min: checkpoints in "

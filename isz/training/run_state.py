@@ -3,7 +3,8 @@
 A run folder holds ``checkpoints/last.pt`` (network, optimizer, scheduler,
 counters, RNG states and the name of its replay-buffer file), the buffer
 ``checkpoints/buffer-<iteration>.npz`` it names, numbered checkpoints
-``iter-<n>.pt`` (the last ``keep_last``) and ``best.pt``. The buffer is
+``iter-<n>.pt`` (the last ``keep_last``) and ``best.pt``; a finished run also
+``results.json`` (its final evaluation, written before the last checkpoint). The buffer is
 written before the checkpoint that names it and old buffers are removed only
 after, so a kill at any moment leaves a consistent pair: the run resumes with
 nothing lost but the unfinished iteration.
