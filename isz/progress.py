@@ -52,6 +52,8 @@ class Progress:
         self.desc, self.total, self.unit = desc, int(total), unit
         self.done = 0
         self.start = self.last_line = time.perf_counter()
+        self.first = None  # time of the first update: the rate is measured from there on,
+        #   since a first unit can include one-off work (numba compiling the kernels)
         self.every = plain_every_s()
         self.printed = False
         self.bar = None
@@ -61,6 +63,8 @@ class Progress:
                             position=position, leave=position == 0, dynamic_ncols=True)
 
     def update(self, n: int = 1) -> None:
+        if self.first is None:
+            self.first = (time.perf_counter(), n)
         self.done += n
         if self.bar is not None:
             self.bar.update(n)
@@ -73,8 +77,10 @@ class Progress:
         elapsed = now - self.start
         pct = 100.0 * self.done / max(self.total, 1)
         text = f"{self.desc}: {self.done}/{self.total} {self.unit} ({pct:.0f}%), {elapsed:.0f} s"
-        if 0 < self.done < self.total:
-            text += f", ~{elapsed * (self.total - self.done) / self.done:.0f} s left"
+        t_first, n_first = self.first or (now, 0)
+        if self.done > n_first and self.done < self.total:
+            rate = (self.done - n_first) / max(now - t_first, 1e-9)
+            text += f", ~{(self.total - self.done) / rate:.0f} s left"
         print(text, file=sys.stderr, flush=True)
         self.last_line = now
         self.printed = True
