@@ -75,7 +75,8 @@ class TrainerCfg:
     eval_every: int = 10  # iterations between arena evaluations (0 = final only)
     eval_deals: int = 50  # deals per periodic evaluation matchup
     final_eval_deals: int = 200  # deals per final evaluation matchup (README: 1,000)
-    eval_workers: int = 2  # processes playing evaluation deals on CPU (same result for any)
+    eval_workers: int = 2  # processes playing evaluation deals (same result for any count;
+    #   1 on CUDA or with Ray actors, where forking is unsafe)
     eval_opponents: list[str] = field(default_factory=lambda: ["so_ismcts", "pimc"])
     eval_knobs: dict[str, Any] = field(default_factory=dict)  # opponent -> extra knobs,
     #   e.g. {so_ismcts: {belief: voids}} (make_agent checks them)

@@ -49,8 +49,10 @@ def evaluate(game: Game, model: PolicyValueNet, cfg, device, deals: int, seed: i
     step = step or (lambda desc, total, unit: Progress(desc, total, unit, enabled=False))
     out: dict[str, float] = {}
     sims = cfg.search.simulations
-    # forked workers cannot use CUDA that the parent initialised
-    workers = cfg.trainer.eval_workers if torch.device(device).type == "cpu" else 1
+    # forked workers cannot use CUDA that the parent initialised, nor a Ray driver's
+    # connections (trainer.actors): those runs play their evaluation in this process
+    forkable = torch.device(device).type == "cpu" and not cfg.trainer.actors
+    workers = cfg.trainer.eval_workers if forkable else 1
     for opp in cfg.trainer.eval_opponents:
         seats = [planner(game, model, cfg, device)]
         while len(seats) < game.num_players:
