@@ -148,7 +148,7 @@ def test_disk_too_full_to_start(tmp_path, monkeypatch):
 
     usage = shutil.disk_usage(tmp_path)
     monkeypatch.setattr(shutil, "disk_usage", lambda p: usage._replace(free=1 << 20))
-    monkeypatch.setattr(loop, "play", lambda *a, **k: pytest.fail("self-play started"))
+    monkeypatch.setattr(loop, "open_source", lambda *a, **k: pytest.fail("self-play started"))
     with pytest.raises(IszError, match=r"has 1 MB free; this run needs about \d+ MB"):
         loop.train(_tiny_cfg(tmp_path / "run"))
 
