@@ -1,5 +1,6 @@
 """isz: neural-guided Information Set MCTS for hidden-information games."""
 
+from isz import openspiel  # noqa: F401  (registers the openspiel_* agents; imports no pyspiel)
 from isz.agents import Agent, agent_knobs, agent_names, load_planner, make_agent
 from isz.games import Game, State, View, game_names, make_game, register_game
 from isz.types import CHANCE, TERMINAL, IllegalActionError, IszError

@@ -230,6 +230,12 @@ class Game:
     def describe(self, state: State) -> str:
         return np.array2string(state.data)
 
+    def describe_view(self, view: View) -> str:
+        """What ``view.player`` knows, for a person at the table (`scripts/play.py`):
+        their own private information and the public history, nothing hidden from them.
+        Games override this; the fallback shows the raw view record."""
+        return f"your information (view record of P{view.player}): {view.data}"
+
     def __repr__(self) -> str:
         args = ", ".join(f"{k}={v!r}" for k, v in self.params.items())
         return f"{self.name}({args})"

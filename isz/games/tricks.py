@@ -235,6 +235,30 @@ class Tricks(Game):
                                 for p in range(self.num_players)]
         return out
 
+    def describe_view(self, view: View) -> str:
+        """Own hand, trump, bids, finished tricks and the trick on the table."""
+        s, n, me = self.state_from_view(view).data, self.num_players, view.player
+        if s[K.DEALER] < 0:
+            return "the dealer is not chosen yet"
+        lines = [f"dealer P{s[K.DEALER]}" + (f", trump card {self.card_name(int(s[K.TCARD]))}"
+                                             if s[K.TCARD] >= 0 else "")]
+        if self.params["bidding"]:  # public: bids, tricks won (the rest is own or hidden)
+            lines.append("bids: " + ", ".join(
+                f"P{p} {s[K.BID + p] if s[K.BID + p] >= 0 else '-'}" for p in range(n)))
+        lines.append("tricks won: " + ", ".join(f"P{p} {s[K.WON + p]}" for p in range(n)))
+        played = int(s[K.NPLAYED])
+        for i in range(0, played - played % n, n):
+            cards = ", ".join(f"P{self._play_seat(s, j)} {self.card_name(int(s[K.PLAYS + j]))}"
+                              for j in range(i, i + n))
+            winner = s[self.kparams[K.K_TLEAD] + i // n + 1]
+            lines.append(f"trick {i // n + 1}: {cards} -> P{winner}")
+        if played % n:
+            lines.append("on the table: " + ", ".join(
+                f"P{self._play_seat(s, j)} {self.card_name(int(s[K.PLAYS + j]))}"
+                for j in range(played - played % n, played)))
+        lines.append(f"your hand (P{me}): {self._hand_str(int(s[K.HAND + me]))}")
+        return "\n".join(lines)
+
     def describe(self, state: State) -> str:
         s, n = state.data, self.num_players
         if s[K.DEALER] < 0:
