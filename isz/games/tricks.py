@@ -235,6 +235,15 @@ class Tricks(Game):
                                 for p in range(self.num_players)]
         return out
 
+    def _trick_winner(self, s: np.ndarray, first: int) -> int:
+        """Seat that won the complete trick of plays ``first .. first + P - 1``."""
+        cards = [int(c) for c in s[K.PLAYS + first:K.PLAYS + first + self.num_players]]
+        trump = int(s[K.TSUIT])
+        suits = [c // self.ranks for c in cards]
+        best = max(range(len(cards)), key=lambda j: (  # trump first, then the led suit
+            suits[j] == trump and trump >= 0, suits[j] == suits[0], cards[j] % self.ranks))
+        return self._play_seat(s, first + best)
+
     def describe_view(self, view: View) -> str:
         """Own hand, trump, bids, finished tricks and the trick on the table."""
         s, n, me = self.state_from_view(view).data, self.num_players, view.player
@@ -250,8 +259,7 @@ class Tricks(Game):
         for i in range(0, played - played % n, n):
             cards = ", ".join(f"P{self._play_seat(s, j)} {self.card_name(int(s[K.PLAYS + j]))}"
                               for j in range(i, i + n))
-            winner = s[self.kparams[K.K_TLEAD] + i // n + 1]
-            lines.append(f"trick {i // n + 1}: {cards} -> P{winner}")
+            lines.append(f"trick {i // n + 1}: {cards} -> P{self._trick_winner(s, i)}")
         if played % n:
             lines.append("on the table: " + ", ".join(
                 f"P{self._play_seat(s, j)} {self.card_name(int(s[K.PLAYS + j]))}"

@@ -196,3 +196,19 @@ def test_view_text_shows_own_cards_and_no_hidden_one(name):
             assert f"your card: {card_name(s[p])} " in text
             shown = set(re.findall(r"\b[JQK][sh]\b", text))
             assert shown == {card_name(c) for c in (s[p], s[2]) if c >= 0}, text
+
+
+@pytest.mark.parametrize("name", ["oh_hell", "tricks"])
+def test_trick_winners_shown_agree_with_the_rules(name):
+    """The winner printed for each trick, the last one included, is the kernel's."""
+    from isz.games import tricks_kernel as K
+    from tests.conftest import random_history
+
+    game = isz.make_game(name)
+    n, rng = game.num_players, np.random.default_rng(0)
+    for _ in range(20):
+        s = random_history(game, rng, 500).data
+        won = [0] * n
+        for t in range(game.hand_size):
+            won[game._trick_winner(s, t * n)] += 1
+        assert won == [int(s[K.WON + p]) for p in range(n)]
