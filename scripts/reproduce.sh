@@ -7,6 +7,7 @@
 #   bash scripts/reproduce.sh planner-speed   # one decision: planner lanes 1 vs 16 beside so_ismcts
 #   bash scripts/reproduce.sh equal-time      # tricks, kuhn, leduc: planner at equal time and sims
 #   bash scripts/reproduce.sh oh-hell         # train experiment=oh_hell, then its matches
+#   bash scripts/reproduce.sh openspiel       # isz vs OpenSpiel's ISMCTS (needs pip install -e ".[openspiel]")
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PY=.venv/bin/python
@@ -83,5 +84,55 @@ PYEOF
       $PY scripts/evaluate.py checkpoint=$ck $three deals=1000 time_per_move=$t workers=2 \
         progress=false output=results/oh_hell_equal_time_$t.json
     done ;;
+  openspiel)
+    # isz vs OpenSpiel's C++ ISMCTS: equal simulations, then equal wall time per move (the
+    # OpenSpiel bot's clock covers building its world); oh_hell: one isz agent, two bots
+    two="agents=[so_ismcts,openspiel_ismcts]"
+    three="agents=[so_ismcts,openspiel_ismcts,openspiel_ismcts]"
+    $PY scripts/evaluate.py game=leduc_poker "$two" deals=2000 iterations=1000 seed=1 \
+      progress=false output=docs/results/openspiel_leduc_1000it.json
+    $PY scripts/evaluate.py game=leduc_poker "$two" deals=2000 time_per_move=0.01 seed=1 \
+      progress=false output=docs/results/openspiel_leduc_10ms.json
+    $PY scripts/evaluate.py game=oh_hell "$three" deals=1000 time_per_move=0.01 seed=1 \
+      progress=false output=docs/results/openspiel_oh_hell_10ms.json
+    $PY scripts/evaluate.py game=oh_hell "$three" deals=1000 iterations=200 seed=1 workers=2 \
+      progress=false output=docs/results/openspiel_oh_hell_200it.json
+    # OpenSpiel's objective in oh_hell: mean raw points per agent (200 deals, 200 simulations)
+    $PY - <<'PYEOF'
+import numpy as np, isz
+from isz.evaluation.play import chance_rng, decision_rng
+from isz.games.tricks import points
+game = isz.make_game("oh_hell")
+names = ["so_ismcts", "openspiel_ismcts", "openspiel_ismcts"]
+agents = [isz.make_agent(n, game, iterations=200) for n in names]
+pts = np.zeros((200, 3))
+for deal in range(200):
+    for rot in range(3):
+        seated = [agents[(s - rot) % 3] for s in range(3)]
+        for a in seated:
+            a.reset()
+        chance, state, k = chance_rng(1, deal), game.new_initial_state(), [0, 0, 0]
+        while not state.is_terminal():
+            p = state.current_player()
+            if p < 0:
+                state.apply_action(state.sample_chance(chance))
+                continue
+            rng, k[p] = decision_rng(1, deal, rot, p, k[p]), k[p] + 1
+            state.apply_action(seated[p].act(state.view(p), rng))
+        pts[deal] += [points(state)[(i + rot) % 3] / 3 for i in range(3)]
+for n, m, s in zip(names, pts.mean(0), pts.std(0, ddof=1) / np.sqrt(200)):
+    print(f"{n} points {m:.3f} +- {s:.3f}")
+PYEOF
+    # a Leduc planner (AlphaZero targets) against the bot
+    $PY scripts/train.py game=leduc_poker trainer.iterations=60 trainer.final_eval_deals=10
+    ck=runs/leduc_poker/checkpoints/best.pt
+    $PY scripts/evaluate.py checkpoint=$ck "agents=[planner,openspiel_ismcts]" deals=1000 \
+      iterations=128 seed=1 progress=false output=docs/results/openspiel_leduc_planner_128it.json
+    $PY scripts/evaluate.py checkpoint=$ck "agents=[planner,openspiel_ismcts]" deals=1000 \
+      time_per_move=0.01 seed=1 progress=false \
+      output=docs/results/openspiel_leduc_planner_10ms.json
+    $PY scripts/evaluate.py checkpoint=$ck "agents=[planner,openspiel_ismcts]" deals=1000 \
+      time_per_move=0.01 knobs.openspiel_ismcts.time_budget=0.037 seed=1 progress=false \
+      output=docs/results/openspiel_leduc_planner_10ms_os37ms.json ;;
   *) sed -n 2,10p "$0"; exit 2 ;;
 esac

@@ -237,7 +237,9 @@ class Game:
         return np.array2string(state.data)
 
     def describe_view(self, view: View) -> str:
-        """What ``view.player`` has observed: who is to move, its legal actions, its record."""
+        """What ``view.player`` knows, for a person at the table (`scripts/play.py`): who is
+        to move, its legal actions, its raw view record. Games override this with their
+        own private information and the public history, nothing hidden from the player."""
         legal = ", ".join(f"{a} ({self.action_to_string(a, view.player)})"
                           for a in view.legal_actions)
         return (f"{self.name} as seen by player {view.player}: {_who(view.current_player)} "

@@ -132,6 +132,12 @@ class CoinGuess(Game):
             return "coin " + "HT"[action]
         return _NAMES[action]
 
+    def describe_view(self, view: View) -> str:
+        _, first, guess = view.data
+        done = [_NAMES[first]] if first >= 0 else []
+        done += [_NAMES[guess + GUESS_H]] if guess >= 0 else []
+        return f"the coin is flipped and hidden; so far: {', '.join(done) or '-'}"
+
     def describe(self, state: State) -> str:
         coin, first, guess = state.data.tolist()
         parts = ["coin " + ("?" if coin < 0 else "HT"[coin])]

@@ -175,6 +175,12 @@ class KuhnPoker(Game):
             return "deal " + _CARDS[action]
         return ("pass", "bet")[action]
 
+    def describe_view(self, view: View) -> str:
+        own, _, *bets = view.data
+        card = "?" if own < 0 else _CARDS[own]
+        moves = ", ".join(f"P{i % 2} {('pass', 'bet')[a]}" for i, a in enumerate(bets))
+        return f"your card: {card} (J < Q < K)\nbetting: {moves or '-'}"
+
     def describe(self, state: State) -> str:
         s = state.data
         cards = "".join("?" if c < 0 else _CARDS[c] for c in s[:2])

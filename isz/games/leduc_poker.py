@@ -233,6 +233,16 @@ class LeducPoker(Game):
             return "deal " + card_name(action)
         return ("fold", "call", "raise")[action]
 
+    def describe_view(self, view: View) -> str:
+        own, _, public, n0, *bets = view.data
+        s = self.state_from_view(view).data  # for the public stakes only
+        rounds = [", ".join(f"P{i % 2} {('fold', 'call', 'raise')[a]}"
+                            for i, a in enumerate(r)) or "-" for r in (bets[:n0], bets[n0:])]
+        return (f"your card: {card_name(own)}   public card: "
+                f"{card_name(public) if public >= 0 else '(not yet)'}\n"
+                f"round 1: {rounds[0]}\nround 2: {rounds[1]}\n"
+                f"chips in the pot: P0 {s[6]}, P1 {s[7]}")
+
     def describe(self, state: State) -> str:
         s = state.data
         rounds = ["".join(_ACTS[a] for a in s[11 + 4 * r:11 + 4 * r + s[9 + r]]) or "-"

@@ -235,6 +235,38 @@ class Tricks(Game):
                                 for p in range(self.num_players)]
         return out
 
+    def _trick_winner(self, s: np.ndarray, first: int) -> int:
+        """Seat that won the complete trick of plays ``first .. first + P - 1``."""
+        cards = [int(c) for c in s[K.PLAYS + first:K.PLAYS + first + self.num_players]]
+        trump = int(s[K.TSUIT])
+        suits = [c // self.ranks for c in cards]
+        best = max(range(len(cards)), key=lambda j: (  # trump first, then the led suit
+            suits[j] == trump and trump >= 0, suits[j] == suits[0], cards[j] % self.ranks))
+        return self._play_seat(s, first + best)
+
+    def describe_view(self, view: View) -> str:
+        """Own hand, trump, bids, finished tricks and the trick on the table."""
+        s, n, me = self.state_from_view(view).data, self.num_players, view.player
+        if s[K.DEALER] < 0:
+            return "the dealer is not chosen yet"
+        lines = [f"dealer P{s[K.DEALER]}" + (f", trump card {self.card_name(int(s[K.TCARD]))}"
+                                             if s[K.TCARD] >= 0 else "")]
+        if self.params["bidding"]:  # public: bids, tricks won (the rest is own or hidden)
+            lines.append("bids: " + ", ".join(
+                f"P{p} {s[K.BID + p] if s[K.BID + p] >= 0 else '-'}" for p in range(n)))
+        lines.append("tricks won: " + ", ".join(f"P{p} {s[K.WON + p]}" for p in range(n)))
+        played = int(s[K.NPLAYED])
+        for i in range(0, played - played % n, n):
+            cards = ", ".join(f"P{self._play_seat(s, j)} {self.card_name(int(s[K.PLAYS + j]))}"
+                              for j in range(i, i + n))
+            lines.append(f"trick {i // n + 1}: {cards} -> P{self._trick_winner(s, i)}")
+        if played % n:
+            lines.append("on the table: " + ", ".join(
+                f"P{self._play_seat(s, j)} {self.card_name(int(s[K.PLAYS + j]))}"
+                for j in range(played - played % n, played)))
+        lines.append(f"your hand (P{me}): {self._hand_str(int(s[K.HAND + me]))}")
+        return "\n".join(lines)
+
     def describe(self, state: State) -> str:
         s, n = state.data, self.num_players
         if s[K.DEALER] < 0:
