@@ -7,6 +7,8 @@
 #   bash scripts/reproduce.sh planner-speed   # one decision: planner lanes 1 vs 16 beside so_ismcts
 #   bash scripts/reproduce.sh equal-time      # tricks, kuhn, leduc: planner at equal time and sims
 #   bash scripts/reproduce.sh oh-hell         # train experiment=oh_hell, then its matches
+#   bash scripts/reproduce.sh recon-candidates   # rollout margins of recon variants (recon_hard)
+#   bash scripts/reproduce.sh recon-hard         # train recon_hard, its planner per seat
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PY=.venv/bin/python
@@ -83,5 +85,29 @@ PYEOF
       $PY scripts/evaluate.py checkpoint=$ck $three deals=1000 time_per_move=$t workers=2 \
         progress=false output=results/oh_hell_equal_time_$t.json
     done ;;
-  *) sed -n 2,10p "$0"; exit 2 ;;
+  recon-candidates)
+    # rollout search on recon variants: so_ismcts vs pimc, cheat_uct vs so_ismcts, vs random
+    while read -r name params; do
+      for m in so_ismcts,pimc cheat_uct,so_ismcts so_ismcts,random; do
+        nice -n 10 $PY scripts/evaluate.py game=recon $params "agents=[$m]" deals=200 \
+          iterations=1000 seed=1 progress=false "output=results/recon_cand_${name}_${m/,/_}.json"
+      done
+    done <<'EOF'
+default
+s12t16 game_params.slots=12 game_params.turns=16 game_params.fuel=6 game_params.sensor=[0.9,0.6,0.3]
+s16t20 game_params.slots=16 game_params.turns=20 game_params.fuel=8 game_params.sensor=[0.9,0.6,0.3]
+s6t13 game_params.slots=6 game_params.turns=13 game_params.fuel=6 game_params.sensor=[0.9,0.6,0.3]
+s5t11 game_params.slots=5 game_params.turns=11 game_params.fuel=5 game_params.sensor=[0.95,0.8,0.3]
+s5t15 game_params.slots=5 game_params.turns=15 game_params.fuel=7 game_params.sensor=[0.8,0.5,0.2]
+hard game_params.slots=5 game_params.turns=15 game_params.fuel=7 game_params.sensor=[0.6,0.3]
+EOF
+    ;;
+  recon-hard)
+    nice -n 10 $PY scripts/train.py experiment=recon_hard
+    ck=runs/recon_hard/checkpoints/last.pt
+    for opp in planner_uniform so_ismcts pimc; do  # equal simulations
+      nice -n 10 $PY scripts/recon_eval.py $ck --opponent $opp --deals 1000 --iterations 32 \
+        --output results/recon_hard_${opp}_sims.json
+    done ;;
+  *) sed -n 2,12p "$0"; exit 2 ;;
 esac
