@@ -25,7 +25,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from isz import IszError, load_planner, make_agent  # noqa: E402
 from isz.evaluation import match  # noqa: E402
-from isz.evaluation.seats import Timed, seat_rows  # noqa: E402
+from isz.evaluation.seats import seat_rows  # noqa: E402
 from isz.types import check_choice, check_int  # noqa: E402
 
 OPPONENTS = ("planner", "planner_uniform", "so_ismcts", "pimc")
@@ -40,15 +40,19 @@ def _budget(args) -> dict:
 
 
 def build(args):
-    """(game, [A, B]) as `Timed` agents."""
+    """(game, [A, B])."""
     budget = _budget(args)
+    import torch
+
+    # one core per decision for every agent (as scripts/evaluate.py): equal cost
+    torch.set_num_threads(1)
     a = load_planner(args.checkpoint, device="cpu", **budget)
     if args.opponent.startswith("planner"):
         policy = "uniform" if args.opponent == "planner_uniform" else "network"
         b = load_planner(args.checkpoint, a.game, device="cpu", belief_policy=policy, **budget)
     else:
         b = make_agent(args.opponent, a.game, **budget)
-    return a.game, [Timed(a), Timed(b)]
+    return a.game, [a, b]
 
 
 def main(argv=None) -> int:
@@ -70,14 +74,12 @@ def main(argv=None) -> int:
         print(f"error: {e}", file=sys.stderr)
         return 2
     rows = seat_rows(res)
-    for row, ag in zip(rows, agents, strict=True):
-        row["seconds_per_decision"] = ag.per_decision
     print(res.table())
     for i, row in enumerate(rows):
         seats = "  ".join(f"seat {s}: {x['score']:.3f} ± {x['se']:.3f}"
                           for s, x in enumerate(row["seats"]))
         print(f"{'AB'[i]} {row['name']}: {seats}  ({row['seconds_per_decision'] * 1e3:.1f} "
-              f"ms/decision)")
+              f"ms and {row['simulations_per_decision']:.0f} simulations a decision)")
     if args.output:
         from scripts.evaluate import write_json_atomic
 
