@@ -8,7 +8,9 @@ adversary. `PolicyMotion.rows` answers many hypotheses at once: the distinct
 trajectories are evaluated in one ``policy.many(tensors, masks)`` call (or, for
 a plain ``policy(view)`` callable, one call per distinct view), and kept in a
 cache keyed by (turn, recon actions, trajectory), so a filter that is asked
-about the same prefix again (a restart, the next game) pays nothing.
+about the same prefix again (a restart, the next game) pays nothing. The
+cache assumes a fixed policy: a trainer builds new beliefs for new weights
+(self-play does, every iteration).
 
 `enumerate_posterior` is the exact reference under such a policy: every
 trajectory of nonzero weight, expanded turn by turn (one policy batch per
