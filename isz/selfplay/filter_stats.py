@@ -48,6 +48,13 @@ class FilterStats:
         self.true_slot.append(true_state_probability(belief, view, state))
         self.entropy.append(entropy(marginal))
 
+    def merge(self, other: FilterStats) -> None:
+        """Add ``other``'s records (stats of several self-play actors)."""
+        for k in ("ess", "ess_fraction", "true_slot", "entropy"):
+            getattr(self, k).extend(getattr(other, k))
+        self.resamples += other.resamples
+        self.readings += other.readings
+
     def scalars(self) -> dict[str, float]:
         """``ess``, ``ess_fraction``, ``true_slot_probability``, ``slot_entropy`` (means
         over decisions) and ``resample_rate`` (resamples per reading); {} if none."""

@@ -42,3 +42,13 @@ def test_filter_scalars_of_the_recon_seat(played):
 
 def test_no_filter_no_scalars():
     assert FilterStats().scalars() == {}
+
+
+def test_merged_stats_pool_the_records(played):
+    _, stats = played
+    both = FilterStats()
+    both.merge(stats.filters)
+    both.merge(stats.filters)
+    assert both.scalars() == pytest.approx(stats.filters.scalars())
+    assert len(both.ess) == 2 * len(stats.filters.ess)
+    assert both.readings == 2 * stats.filters.readings
