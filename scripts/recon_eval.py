@@ -6,13 +6,14 @@
     python scripts/recon_eval.py CKPT --opponent pimc --seconds 0.02   # equal time per move
 
 Agent A is the checkpoint's planner as trained (its belief: for recon_hard the particle
-filter whose adversary plays the network). Opponents: ``planner_uniform`` (the same
-planner, its filter's adversary a random walker: belief_policy=uniform),
-``so_ismcts``, ``pimc`` (rollout search; their belief is the game's exact posterior of
-a random-walk adversary). ``--iterations`` gives every agent that many simulations;
-``--seconds`` instead gives every agent that time per move (``time_budget``). Prints
-the match table and each agent's score in each seat with its SE (seat 0 = recon,
-seat 1 = adversary) and seconds per decision; writes JSON to ``--output``.
+filter whose adversary plays the network; ``--belief-policy uniform``: a random
+walker). Opponents: ``planner_uniform`` (the same planner, its filter's adversary a
+random walker), ``so_ismcts``, ``pimc`` (rollout search; their belief is the game's
+exact posterior of a random-walk adversary). ``--iterations`` gives every agent that
+many simulations; ``--seconds`` instead gives every agent that time per move
+(``time_budget``). Prints the match table and each agent's score in each seat with
+its SE (seat 0 = recon, seat 1 = adversary) and seconds and simulations per decision;
+writes JSON to ``--output``.
 """
 
 from __future__ import annotations
@@ -46,7 +47,8 @@ def build(args):
 
     # one core per decision for every agent (as scripts/evaluate.py): equal cost
     torch.set_num_threads(1)
-    a = load_planner(args.checkpoint, device="cpu", **budget)
+    mine = {} if args.belief_policy is None else {"belief_policy": args.belief_policy}
+    a = load_planner(args.checkpoint, device="cpu", **budget, **mine)
     if args.opponent.startswith("planner"):
         policy = "uniform" if args.opponent == "planner_uniform" else "network"
         b = load_planner(args.checkpoint, a.game, device="cpu", belief_policy=policy, **budget)
@@ -63,6 +65,9 @@ def main(argv=None) -> int:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--iterations", type=int, default=32)
     ap.add_argument("--seconds", type=float, default=None, help="time per move (equal time)")
+    ap.add_argument("--belief-policy", default=None, choices=("network", "uniform"),
+                    help="agent A's filter: the network's adversary or a random walker "
+                         "(default: as trained)")
     ap.add_argument("--output", default=None, help="JSON file (written atomically)")
     args = ap.parse_args(argv)
     try:
