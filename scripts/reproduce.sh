@@ -8,6 +8,8 @@
 #   bash scripts/reproduce.sh equal-time      # tricks, kuhn, leduc: planner at equal time and sims
 #   bash scripts/reproduce.sh oh-hell         # train experiment=oh_hell, then its matches
 #   bash scripts/reproduce.sh openspiel       # isz vs OpenSpiel's ISMCTS (needs pip install -e ".[openspiel]")
+#   bash scripts/reproduce.sh recon-candidates   # rollout margins of recon variants (recon_hard)
+#   bash scripts/reproduce.sh recon-hard         # train recon_hard, its planner per seat
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PY=.venv/bin/python
@@ -134,5 +136,40 @@ PYEOF
     $PY scripts/evaluate.py checkpoint=$ck "agents=[planner,openspiel_ismcts]" deals=1000 \
       time_per_move=0.01 knobs.openspiel_ismcts.time_budget=0.037 seed=1 progress=false \
       output=docs/results/openspiel_leduc_planner_10ms_os37ms.json ;;
-  *) sed -n 2,10p "$0"; exit 2 ;;
+  recon-candidates)
+    # rollout search on recon variants: so_ismcts vs pimc, cheat_uct vs so_ismcts, vs random
+    while read -r name params; do
+      for m in so_ismcts,pimc cheat_uct,so_ismcts so_ismcts,random; do
+        nice -n 10 $PY scripts/evaluate.py game=recon $params "agents=[$m]" deals=200 \
+          iterations=1000 seed=1 progress=false "output=results/recon_cand_${name}_${m/,/_}.json"
+      done
+    done <<'EOF'
+default
+s12t16 game_params.slots=12 game_params.turns=16 game_params.fuel=6 game_params.sensor=[0.9,0.6,0.3]
+s16t20 game_params.slots=16 game_params.turns=20 game_params.fuel=8 game_params.sensor=[0.9,0.6,0.3]
+s6t13 game_params.slots=6 game_params.turns=13 game_params.fuel=6 game_params.sensor=[0.9,0.6,0.3]
+s5t11 game_params.slots=5 game_params.turns=11 game_params.fuel=5 game_params.sensor=[0.95,0.8,0.3]
+s5t15 game_params.slots=5 game_params.turns=15 game_params.fuel=7 game_params.sensor=[0.8,0.5,0.2]
+hard game_params.slots=5 game_params.turns=15 game_params.fuel=7 game_params.sensor=[0.6,0.3]
+EOF
+    ;;
+  recon-hard)
+    # training (~40 min on 2 shared cores), then the planner (as trained: particle filter
+    # whose adversary plays the network) per seat, 1,000 deals x 2 seats per row
+    nice -n 10 $PY scripts/train.py experiment=recon_hard
+    ck=runs/recon_hard/checkpoints/last.pt
+    H="game=recon game_params.slots=5 game_params.turns=15 game_params.fuel=7"
+    for opp in planner_uniform so_ismcts pimc; do
+      nice -n 10 $PY scripts/recon_eval.py $ck --opponent $opp --deals 1000 --iterations 32 \
+        --output results/recon_hard_${opp}_sims.json        # equal simulations
+      nice -n 10 $PY scripts/recon_eval.py $ck --opponent $opp --deals 1000 --seconds 0.02 \
+        --output results/recon_hard_${opp}_time.json        # equal time: 20 ms a move
+    done
+    # rollout self-play baselines of each seat (the planner replaces one of the two)
+    nice -n 10 $PY scripts/evaluate.py $H "game_params.sensor=[0.6,0.3]" "agents=[so_ismcts]" \
+      deals=1000 iterations=32 progress=false output=results/recon_hard_so_self_sims.json
+    nice -n 10 $PY scripts/evaluate.py $H "game_params.sensor=[0.6,0.3]" "agents=[so_ismcts]" \
+      deals=1000 time_per_move=0.02 progress=false output=results/recon_hard_so_self_time.json
+    ;;
+  *) sed -n 2,13p "$0"; exit 2 ;;
 esac

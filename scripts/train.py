@@ -35,6 +35,7 @@ def _schema():
     node = OmegaConf.structured(TrainConfig)
     OmegaConf.set_struct(node.game.params, False)  # game params are vetted by make_game
     OmegaConf.set_struct(node.trainer.eval_knobs, False)  # agent knobs: vetted by make_agent
+    OmegaConf.set_struct(node.belief.knobs, False)  # belief knobs are vetted by validate
     return node
 
 

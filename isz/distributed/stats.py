@@ -53,6 +53,7 @@ class ChunkStats:
         for s in self.stats:
             out.belief_true_prob += s.belief_true_prob
             out.belief_entropy += s.belief_entropy
+            out.filters.merge(s.filters)
         return Positions.concat(self.parts), out
 
     def scalars(self) -> dict[str, float]:

@@ -8,13 +8,14 @@ player. `isz.agents.network.NetworkEvaluator` adapts a torch network.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Protocol
 
 import numpy as np
 
 from isz.belief import make_belief
 from isz.belief.registry import belief_knobs
-from isz.types import check_choice
+from isz.types import IszError, check_choice
 
 
 class Evaluator(Protocol):
@@ -43,27 +44,54 @@ class UniformEvaluator:
         return priors, np.zeros((len(masks), self.num_players), dtype=np.float32)
 
 
-def evaluator_policy(evaluator: Evaluator):
-    """``policy(view) -> float64[num_actions]``: the evaluator's priors on one view.
+class EvaluatorPolicy:
+    """The evaluator's priors as a policy, one view at a time or a batch of tensors.
 
-    Lets a belief weigh histories by the network's own policy (the posterior a
-    player should hold if the others play as the network does). Repeated
-    views are cheap when the evaluator caches (`NetworkEvaluator` does).
+    ``policy(view) -> float64[num_actions]`` lets a belief weigh histories by
+    the network's own policy (the posterior a player should hold if the others
+    play as the network does); ``policy.many(tensors, masks) -> float64[B,
+    num_actions]`` answers many hypotheses in one evaluator call (the recon
+    filters ask it once per adversary turn). Repeated views are cheap when the
+    evaluator caches (`NetworkEvaluator` does).
     """
-    def policy(view) -> np.ndarray:
+
+    def __init__(self, evaluator: Evaluator):
+        self.evaluator = evaluator
+
+    def many(self, tensors: np.ndarray, masks: np.ndarray) -> np.ndarray:
+        priors, _ = self.evaluator.evaluate(np.asarray(tensors, dtype=np.float32), masks)
+        return np.asarray(priors, dtype=np.float64)
+
+    def __call__(self, view) -> np.ndarray:
         mask = np.zeros((1, view.game.num_actions), dtype=np.bool_)
         mask[0, list(view.legal_actions)] = True
-        priors, _ = evaluator.evaluate(view.tensor().reshape(1, -1).astype(np.float32), mask)
-        return priors[0].astype(np.float64)
-
-    return policy
+        return self.many(view.tensor().reshape(1, -1), mask)[0]
 
 
-def make_search_belief(name: str, game, evaluator: Evaluator | None, policy: str = "network"):
-    """Belief ``name`` for ``game``; ``policy="network"`` weighs histories by the
-    evaluator's priors when the belief takes a policy (posterior, gibbs) and an
-    evaluator is given, ``"uniform"`` leaves the belief's default."""
+def evaluator_policy(evaluator: Evaluator) -> EvaluatorPolicy:
+    """``policy(view) -> float64[num_actions]``: the evaluator's priors (see `EvaluatorPolicy`)."""
+    return EvaluatorPolicy(evaluator)
+
+
+def belief_spec(spec: str | Mapping) -> tuple[str, dict]:
+    """``(name, knobs)`` of a belief given by name or as ``{"name": ..., **knobs}``
+    (the form a training run records, e.g. ``{"name": "particle", "particles": 256}``)."""
+    if isinstance(spec, str):
+        return spec, {}
+    if isinstance(spec, Mapping) and isinstance(spec.get("name"), str):
+        knobs = {k: v for k, v in spec.items() if k != "name"}
+        return spec["name"], knobs
+    raise IszError(f"belief must be a name or a mapping with a 'name' and knobs, got {spec!r}")
+
+
+def make_search_belief(spec: str | Mapping, game, evaluator: Evaluator | None,
+                       policy: str = "network"):
+    """Belief ``spec`` (a name, or ``{"name": ..., **knobs}``) for ``game``;
+    ``policy="network"`` weighs histories by the evaluator's priors when the
+    belief takes a policy (posterior, gibbs, particle, bayes) and an evaluator
+    is given, ``"uniform"`` leaves the belief's default."""
     check_choice("belief policy", policy, ("network", "uniform"))
+    name, knobs = belief_spec(spec)
     if policy == "network" and evaluator is not None and "policy" in belief_knobs(name):
-        return make_belief(name, game, policy=evaluator_policy(evaluator))
-    return make_belief(name, game)
+        knobs = {**knobs, "policy": evaluator_policy(evaluator)}
+    return make_belief(name, game, **knobs)

@@ -22,6 +22,7 @@ from isz.belief.diagnostics import sampled_diagnostics
 from isz.games.base import Game, State
 from isz.search.evaluator import Evaluator, make_search_belief
 from isz.search.puct_driver import PUCTBatch, PUCTConfig
+from isz.selfplay.filter_stats import FilterStats, is_filter
 from isz.selfplay.records import GameRecord, Positions
 from isz.types import seed_from
 
@@ -33,8 +34,8 @@ class SelfPlayConfig:
     parallel_games: int = 64  # game slots searched in lockstep
     simulations: int = 64  # PUCT simulations per move
     temperature_moves: int = 4  # early moves sampled by visit counts, then argmax
-    belief: str = "uniform"  # determinization sampler of every seat
-    belief_policy: str = "network"  # network: posterior/gibbs weigh histories by the priors
+    belief: str | dict = "uniform"  # every seat's sampler: a name, or {"name": ..., **knobs}
+    belief_policy: str = "network"  # network: posterior/gibbs/particle/bayes follow the priors
     target: str = "visits"  # policy target and move law: visits, or mirror (see PUCTBatch)
     mirror_eta: float = 2.0  # step size of the mirror target
     mirror_alpha: float = 0.0  # magnet (uniform) weight of the mirror target
@@ -50,6 +51,7 @@ class SelfPlayStats:
     batch_fill: float = 0.0  # mean fraction of slots evaluated per step
     belief_true_prob: list = field(default_factory=list)  # per sampled decision
     belief_entropy: list = field(default_factory=list)
+    filters: FilterStats = field(default_factory=FilterStats)  # particle filters (recon)
 
     def as_scalars(self) -> dict[str, float]:
         s = max(self.seconds, 1e-9)
@@ -58,10 +60,11 @@ class SelfPlayStats:
 
     def belief_scalars(self) -> dict[str, float]:
         """Means over the decisions where the belief was checked against the truth."""
-        if not self.belief_true_prob:
-            return {}
-        return {"true_state_probability": float(np.mean(self.belief_true_prob)),
-                "entropy": float(np.mean(self.belief_entropy))}
+        out = self.filters.scalars()
+        if self.belief_true_prob:
+            out.update({"true_state_probability": float(np.mean(self.belief_true_prob)),
+                        "entropy": float(np.mean(self.belief_entropy))})
+        return out
 
 
 class _Slot:
@@ -136,10 +139,21 @@ def _add_value_views(game: Game, slot: _Slot, actor: int) -> None:
             slot.record.add(slot.state.view(q).tensor(), everything, nothing, q)
 
 
+def _worlds(slot: _Slot, view, n: int, rng, stats: SelfPlayStats) -> np.ndarray:
+    """``n`` worlds from the actor's belief; a particle filter's diagnostics recorded."""
+    belief = slot.beliefs[view.player]
+    if not is_filter(belief):
+        return belief.sample_many(view, n, rng)
+    before = belief.stats.copy()
+    worlds = belief.sample_many(view, n, rng)
+    stats.filters.record(belief, view, slot.state, before)
+    return worlds
+
+
 def _move_all(game, evaluator, cfg, live: list[_Slot], rng, stats) -> float:
     """One searched move in every live slot; returns the mean batch fill."""
     views = [s.state.view(s.state.current_player()) for s in live]
-    worlds = np.stack([s.beliefs[v.player].sample_many(v, cfg.simulations, rng)
+    worlds = np.stack([_worlds(s, v, cfg.simulations, rng, stats)
                        for s, v in zip(live, views, strict=True)])
     # The trainer knows the truth: check the first slot's belief against it (logging
     # only; a separate generator so the diagnostic never changes the games).

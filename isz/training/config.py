@@ -41,7 +41,12 @@ class SearchCfg:
 @dataclass
 class BeliefCfg:
     name: str = "uniform"  # determinization sampler of every seat (isz.belief names)
-    policy: str = "network"  # posterior/gibbs: weigh histories by the network (or uniform)
+    policy: str = "network"  # posterior/gibbs/particle/bayes: weigh by the network (or uniform)
+    knobs: dict[str, Any] = field(default_factory=dict)  # the belief's own knobs (conf/belief/)
+
+    def spec(self) -> str | dict:
+        """The belief as `make_search_belief` takes it: a name, or name and knobs."""
+        return {"name": self.name, **self.knobs} if self.knobs else self.name
 
 
 @dataclass
@@ -134,6 +139,17 @@ def _non_negative(what: str, value: float) -> None:
         raise IszError(f"{what} must be a number >= 0, got {value!r}")
 
 
+def _check_belief_knobs(b: BeliefCfg) -> None:
+    """``belief.knobs``: the belief's own knobs (its policy comes from ``belief.policy``)."""
+    from isz.belief.registry import belief_knobs
+
+    allowed = sorted(set(belief_knobs(b.name)) - {"policy", "motion"})
+    unknown = sorted(set(b.knobs) - set(allowed))
+    if unknown:
+        raise IszError(f"unknown belief.knobs {', '.join(unknown)} for belief {b.name!r}; "
+                       f"allowed: {', '.join(allowed) or '(none)'}")
+
+
 def validate(cfg: TrainConfig) -> None:
     """Raise `IszError` naming the first bad value and what is allowed."""
     from isz.agents import agent_names
@@ -156,6 +172,7 @@ def validate(cfg: TrainConfig) -> None:
         raise IszError(f"search.dirichlet_eps must be in [0, 1], got {s.dirichlet_eps}")
     _positive("search.dirichlet_alpha", s.dirichlet_alpha)
     check_choice("belief", cfg.belief.name, belief_names())
+    _check_belief_knobs(cfg.belief)
     check_int("model.width", cfg.model.width, lo=1)
     check_int("model.depth", cfg.model.depth, lo=0)
     check_int("selfplay.parallel_games", cfg.selfplay.parallel_games, lo=1)

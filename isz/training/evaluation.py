@@ -29,7 +29,7 @@ def planner_knobs(cfg, final: str = "most_visits") -> dict:
     the ``mirror`` target it plays the mixed improved policy it was trained on."""
     s = cfg.search
     return {"iterations": s.simulations, "c_puct": s.c_puct, "fpu": s.fpu, "tree": s.tree,
-            "belief": cfg.belief.name, "belief_policy": cfg.belief.policy,
+            "belief": cfg.belief.spec(), "belief_policy": cfg.belief.policy,
             "final": "mirror" if s.target == "mirror" else final,
             "opponents": s.opponents, "value_view": s.value_view, "mirror_eta": s.mirror_eta}
 

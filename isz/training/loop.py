@@ -42,7 +42,7 @@ def _selfplay_cfg(cfg: TrainConfig) -> SelfPlayConfig:
                       value_view=s.value_view)
     return SelfPlayConfig(parallel_games=cfg.selfplay.parallel_games,
                           simulations=s.simulations, temperature_moves=s.temperature_moves,
-                          belief=cfg.belief.name, belief_policy=cfg.belief.policy,
+                          belief=cfg.belief.spec(), belief_policy=cfg.belief.policy,
                           target=s.target, mirror_eta=s.mirror_eta,
                           mirror_alpha=s.mirror_alpha, puct=puct)
 

@@ -1,0 +1,40 @@
+"""`scripts/recon_eval.py`: a recon checkpoint's planner against a variant, per seat."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import isz
+from isz.nn import ModelConfig, build_model, save_checkpoint
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _run(tmp_path, *args):
+    return subprocess.run([sys.executable, str(ROOT / "scripts" / "recon_eval.py"), *args],
+                          cwd=tmp_path, capture_output=True, text=True, timeout=300)
+
+
+def test_planner_against_its_uniform_motion_twin(tmp_path):
+    game = isz.make_game("recon", slots=5, turns=7, fuel=3)
+    cfg = ModelConfig(width=8, depth=1)
+    planner = {"belief": {"name": "particle", "particles": 40}, "belief_policy": "network"}
+    ck = save_checkpoint(tmp_path / "r.pt", model=build_model(game, cfg), game=game,
+                         model_cfg=cfg, extra={"planner": planner})
+    out = tmp_path / "o.json"
+    r = _run(tmp_path, str(ck), "--opponent", "planner_uniform", "--deals", "6",
+             "--iterations", "4", "--output", str(out))
+    assert r.returncode == 0, r.stderr
+    seats = json.loads(out.read_text())["seats"]
+    for row in seats:
+        recon, adversary = row["seats"]
+        assert 0 <= recon["score"] <= 1 and recon["se"] >= 0
+        assert abs((recon["score"] + adversary["score"]) / 2 - row["score"]) < 1e-9
+        assert row["seconds_per_decision"] > 0
+    # zero-sum, two agents: A's recon seat wins exactly when B's adversary seat loses
+    assert abs(seats[0]["seats"][0]["score"] + seats[1]["seats"][1]["score"] - 1) < 1e-9
+    bad = _run(tmp_path, str(ck), "--opponent", "cheat_uct", "--deals", "1")
+    assert bad.returncode == 2 and "cheat_uct" in bad.stderr
