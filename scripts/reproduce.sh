@@ -7,7 +7,7 @@
 #   bash scripts/reproduce.sh planner-speed   # one decision: planner lanes 1 vs 16 beside so_ismcts
 #   bash scripts/reproduce.sh equal-time      # tricks, kuhn, leduc: planner at equal time and sims
 #   bash scripts/reproduce.sh oh-hell         # train experiment=oh_hell, then its matches
-#   bash scripts/reproduce.sh openspiel       # isz vs OpenSpiel's ISMCTS (needs pip install -e ".[openspiel]")
+#   bash scripts/reproduce.sh openspiel       # isz vs OpenSpiel's ISMCTS
 #   bash scripts/reproduce.sh recon-candidates   # rollout margins of recon variants (recon_hard)
 #   bash scripts/reproduce.sh recon-hard         # train recon_hard, its planner per seat
 set -euo pipefail
