@@ -229,21 +229,26 @@ class Game:
         return {}
 
     def describe(self, state: State | View) -> str:
-        """Human-readable ``state``; a `View` is described by `describe_view`.
+        """Human-readable ``state``; a `View` is described by `view_header` and
+        `describe_view`.
 
         Subclasses override this for states; `__init_subclass__` wraps every
         override so that it too accepts a view (instead of indexing the view's
         record as if it were the state array)."""
         return np.array2string(state.data)
 
-    def describe_view(self, view: View) -> str:
-        """What ``view.player`` knows, for a person at the table (`scripts/play.py`): who is
-        to move, its legal actions, its raw view record. Games override this with their
-        own private information and the public history, nothing hidden from the player."""
+    def view_header(self, view: View) -> str:
+        """One line: whose view this is, who is to move, the legal actions (if any)."""
         legal = ", ".join(f"{a} ({self.action_to_string(a, view.player)})"
                           for a in view.legal_actions)
         return (f"{self.name} as seen by player {view.player}: {_who(view.current_player)} "
-                f"to move" + (f"; legal: {legal}" if legal else "") + f"; observed {view.data}")
+                f"to move" + (f"; legal: {legal}" if legal else ""))
+
+    def describe_view(self, view: View) -> str:
+        """What ``view.player`` knows, for a person at the table (`scripts/play.py`).
+        Games override this with their own private information and the public
+        history, nothing hidden from the player; the fallback is the raw view record."""
+        return f"observed {view.data}"
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
@@ -274,9 +279,13 @@ def _accepting_views(describe):
         if isinstance(state, View):
             if state.game != self:
                 raise IszError(f"describe: a view of {state.game!r}, not of {self!r}")
-            return self.describe_view(state)
+            return self.view_header(state) + "\n" + self.describe_view(state)
         if not isinstance(state, State):
             raise IszError(f"describe takes a State or a View, got {type(state).__name__}")
         return describe(self, state)
 
     return wrapper
+
+
+# the base too: a game without its own describe still describes views
+Game.describe = _accepting_views(Game.describe)
