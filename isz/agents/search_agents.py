@@ -13,6 +13,8 @@ takes ``determinizations`` (worlds to solve and vote over, default 20).
 
 from __future__ import annotations
 
+import time
+
 import numpy as np
 
 from isz.agents.base import Agent
@@ -118,13 +120,15 @@ class PIMCAgent(SearchAgent):
                                           lo=1)
 
     def _search(self, view: View, rng: np.random.Generator) -> Stats:
-        d = self.determinizations
+        d, t0 = self.determinizations, time.perf_counter()
         worlds = self.belief.sample_many(view, d, rng)
         its, secs = self.budget.iterations, self.budget.seconds
-        per = Budget(iterations=None if its is None else max(its // d, 1),
-                     seconds=None if secs is None else secs / d)
         votes: dict[int, list[float]] = {}
-        for w in worlds:
+        for i, w in enumerate(worlds):
+            # a wall budget: what is left, shared by the worlds left (sampling counts too)
+            left = None if secs is None else max(secs - (time.perf_counter() - t0), 0.0) / (d - i)
+            per = Budget(iterations=None if its is None else max(its // d, 1),
+                         seconds=None if left is None else max(left, 1e-6))
             tree = uct_search(self.game, w, view.player, per, c=self.c, seed=seed_from(rng),
                               smooth=self.smooth)
             for a, (n, mean) in tree.stats(0).items():
