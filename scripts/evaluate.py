@@ -167,8 +167,8 @@ def evaluate(cfg: EvaluateConfig) -> dict:
                "seats": [{"agent": name, "knobs": knobs} for name, knobs in specs],
                "result": result.to_dict()}
     if cfg.exploitability:
-        payload["exploitability"] = exploitabilities(specs, agents, game, cfg.seed,
-                                                     cfg.progress)
+        payload["exploitability"], payload["exploitability_work"] = exploitabilities(
+            specs, agents, game, cfg.seed, cfg.progress)
     write_json_atomic(out, payload)
     print(f"wrote {out}")
     return payload
@@ -187,22 +187,30 @@ def preflight_exploitability(game: Game, agents: list[Agent]) -> None:
 
 
 def exploitabilities(specs, agents: list[Agent], game: Game, seed: int,
-                     progress: bool = True) -> dict[str, float]:
+                     progress: bool = True) -> tuple[dict[str, float], dict[str, dict]]:
     """Exact exploitability of each distinct seat agent's policy (games small enough to
-    enumerate; `IszError` otherwise)."""
+    enumerate; `IszError` otherwise), and per agent what one infostate's answer cost:
+    mean seconds and simulations (``time_per_move`` compares agents at equal time)."""
     from isz.evaluation.exploitability import agent_policy, exploitability, infostates
     from isz.progress import Progress
 
     out: dict[str, float] = {}
+    work: dict[str, dict] = {}
     for (name, knobs), agent in zip(specs, agents, strict=True):
         label = f"{name} {json.dumps(knobs, sort_keys=True)}"
         if label not in out:
+            policy = agent_policy(agent, seed)
             with Progress(f"exploitability of {name}", infostates(game), "infostates",
                           enabled=progress) as bar:
-                out[label] = exploitability(game, agent_policy(agent, seed),
-                                            progress=bar.update).exploitability
-            print(f"exploitability of {label}: {out[label]:.4f}")
-    return out
+                out[label] = exploitability(game, policy, progress=bar.update).exploitability
+            n = max(policy.work["infostates"], 1)
+            work[label] = {"infostates": policy.work["infostates"],
+                           "seconds_per_infostate": policy.work["seconds"] / n,
+                           "simulations_per_infostate": policy.work["simulations"] / n}
+            print(f"exploitability of {label}: {out[label]:.4f} "
+                  f"({work[label]['simulations_per_infostate']:.0f} simulations, "
+                  f"{work[label]['seconds_per_infostate']:.4f} s per infostate)")
+    return out, work
 
 
 def to_config(dcfg: DictConfig) -> EvaluateConfig:

@@ -54,6 +54,11 @@ def test_exploitability_of_every_agent(tmp_path):
     assert out["random {}"] == pytest.approx(0.458333, abs=1e-6)
     (planner,) = [v for k, v in out.items() if k.startswith("planner")]
     assert 0.0 < planner < 2.0
+    work = json.loads((tmp_path / "out.json").read_text())["exploitability_work"]
+    (pw,) = [v for k, v in work.items() if k.startswith("planner")]
+    assert pw["infostates"] == 12 and pw["simulations_per_infostate"] == 8
+    assert pw["seconds_per_infostate"] > 0
+    assert work["random {}"]["simulations_per_infostate"] == 0
     bad = _run(tmp_path, "game=tricks", "agents=[random]", "deals=1", "exploitability=true")
     assert bad.returncode == 2 and "histories" in bad.stderr
 
