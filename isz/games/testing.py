@@ -9,7 +9,8 @@ that own actions are observed exactly; that every uniform determinization and
 `state_from_view` give the same view; that `redeterminize` reads only the view
 (two states with one view + one seed -> one output). Across histories: equal
 observation sequences -> equal view keys; equal keys -> equal tensors and legal
-actions; different keys at a player's decision -> different tensors.
+actions; different keys at a player's decision -> different tensors; no two
+players' views share a tensor (the network's values are per absolute seat).
 """
 
 from __future__ import annotations
@@ -124,12 +125,14 @@ def check_game(game: Game, histories: int = 40, seed: int = 0, worlds: int = 4) 
     by_tokens: dict[tuple, tuple] = {}
     by_key: dict[tuple, tuple] = {}
     by_tensor: dict[tuple, bytes] = {}
+    seat_of: dict[bytes, int] = {}
     for _ in range(histories):
         state = game.new_initial_state()
         tokens: list[list[int]] = [[] for _ in range(game.num_players)]
         for length in range(game.max_game_length + 2):
             _check_node(game, state, rng, worlds)
             _check_key_relations(game, state, tokens, by_tokens, by_key, by_tensor)
+            _check_tensor_names_seat(game, state, seat_of)
             if state.is_terminal():
                 break
             if length > game.max_game_length:
@@ -150,3 +153,15 @@ def _check_key_relations(game, state, tokens, by_tokens, by_key, by_tensor) -> N
             t = (p, view.tensor().tobytes())
             if by_tensor.setdefault(t, view.key) != view.key:
                 _fail(game, state, f"player {p}: different view keys share one tensor")
+
+
+def _check_tensor_names_seat(game, state, seat_of: dict[bytes, int]) -> None:
+    """A tensor must say whose view it is: the value head answers per absolute seat,
+    so two players' views may never share a tensor (a fully relative encoding with a
+    dealer drawn by chance would: the network could not tell its own value)."""
+    for p in range(game.num_players):
+        t = state.view(p).tensor().tobytes()
+        q = seat_of.setdefault(t, p)
+        if q != p:
+            _fail(game, state, f"players {q} and {p} have views with the same tensor: the "
+                               "tensor must identify the observer's seat (e.g. a one-hot)")

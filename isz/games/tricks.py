@@ -55,8 +55,11 @@ part of its information state.
 Tensor (float32, flat; seats relative to the observer, ``(seat - player) % P``):
 own hand C | own initial hand C | trump card one-hot C | trump suit one-hot S |
 dealer P | bids P x (H + 2) one-hot over {none, 0..H} | tricks won P x H
-(thermometer: ``i < won``) | seat to move P | plays H x P x (C + P): for trick
-``t`` and position ``k`` the card one-hot and the player's seat one-hot.
+(thermometer: ``i < won``) | seat to move P | the observer's own absolute seat
+P (one-hot: the value head is per absolute seat, and with a dealer drawn by
+chance nothing relative says which seat is the observer's) | plays H x P x
+(C + P): for trick ``t`` and position ``k`` the card one-hot and the player's
+seat one-hot.
 
 The uniform sampler (`Kernel.redeterminize`) is the seed's reshuffle: it
 ignores voids, dealing the unseen cards uniformly to the other seats' hand
@@ -140,7 +143,7 @@ class Tricks(Game):
         tmode = {"none": K.TRUMP_NONE, "fixed": K.TRUMP_FIXED, "card": K.TRUMP_CARD}
         kp[:K.K_TLEAD + 1] = [n, su, r, h, c, tmode[self.params["trump"]], bidding, hook,
                               K.PLAYS + n * h]
-        sizes = [c, c, c, su, n, n * (h + 2), n * h, n]  # hand .. turn; plays last
+        sizes = [c, c, c, su, n, n * (h + 2), n * h, n, n]  # hand .. turn, seat; plays last
         kp[K.K_T_INIT:K.K_T_PLAYS + 1] = np.cumsum(sizes)
         for s in range(su):
             kp[K.K_SUITMASK + s] = ((1 << r) - 1) << (s * r)

@@ -22,8 +22,9 @@ PH_DEALER, PH_DEAL, PH_TRUMP, PH_BID, PH_PLAY, PH_OVER = 0, 1, 2, 3, 4, 5
 # -- kparams ------------------------------------------------------------------
 K_P, K_S, K_R, K_H, K_C, K_TMODE, K_BIDDING, K_HOOK = 0, 1, 2, 3, 4, 5, 6, 7
 K_TLEAD = 8  # offset of TLEAD[H] in the state (= PLAYS + P*H)
-K_T_INIT, K_T_TCARD, K_T_TSUIT, K_T_DEALER, K_T_BIDS, K_T_WON, K_T_TURN, K_T_PLAYS = (
+K_T_INIT, K_T_TCARD, K_T_TSUIT, K_T_DEALER, K_T_BIDS, K_T_WON, K_T_TURN, K_T_SEAT = (
     9, 10, 11, 12, 13, 14, 15, 16)
+K_T_PLAYS = 17
 K_SUITMASK = 20  # S masks
 K_SUITOF = 24    # C entries: suit of each card
 TRUMP_NONE, TRUMP_FIXED, TRUMP_CARD = 0, 1, 2
@@ -248,6 +249,9 @@ def _info_tensor(s, kp, player, out):
             out[card] = 1.0
         if (init >> card) & 1:
             out[kp[K_T_INIT] + card] = 1.0
+    # the viewer's absolute seat: everything else is relative to it, and the value head
+    # answers per absolute seat (with a dealer drawn by chance nothing else tells it)
+    out[kp[K_T_SEAT] + player] = 1.0
     if s[TCARD] >= 0:
         out[kp[K_T_TCARD] + s[TCARD]] = 1.0
     if s[TSUIT] >= 0:

@@ -222,11 +222,14 @@ def test_redeterminize_deals_unseen_cards_uniformly():
 
 
 def test_tensors_are_relative_to_the_observer():
+    """Seats relative to the observer, plus the observer's own absolute seat."""
     game = isz.make_game("tricks")
     state = play(dealt(game, {0: [0, 1, 4, 5], 1: [2, 3, 6, 7]}), 0)
     t0, t1 = state.view(0).tensor(), state.view(1).tensor()
     c, s, n, h = 12, 3, 2, 4
-    plays = 3 * c + s + n + n * (h + 2) + n * h + n
+    seat = 3 * c + s + n + n * (h + 2) + n * h + n
+    assert t0[seat:seat + n].tolist() == [1, 0] and t1[seat:seat + n].tolist() == [0, 1]
+    plays = seat + n
     assert t0[plays + 0] == 1 and t0[plays + c + 0] == 1      # own play: relative seat 0
     assert t1[plays + 0] == 1 and t1[plays + c + 1] == 1      # other's play: seat 1
     assert t1[:c].tolist() == [1 if x in (2, 3, 6, 7) else 0 for x in range(c)]
