@@ -157,10 +157,14 @@ def load_model(path: str | os.PathLike, game: Game | None = None,
     """
     ckpt = load_checkpoint(path, game, map_location)
     cfg = ModelConfig.from_dict(ckpt["model_config"])
+    net = ckpt.get("net") or {}
+    if game is not None and net.get("input_size") not in (None, game.tensor_size):
+        raise IszError(f"checkpoint {str(path)!r} takes tensors of size {net['input_size']}, "
+                       f"but {game!r} now makes tensors of size {game.tensor_size}: it was "
+                       "trained on an older tensor layout of this game; train it again")
     if game is not None:
         model = build_model(game, cfg)
     else:
-        net = ckpt["net"]
         model = PolicyValueNet(net["input_size"], net["num_actions"], net["num_players"], cfg)
     try:
         model.load_state_dict(ckpt["model"])

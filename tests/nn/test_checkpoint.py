@@ -83,6 +83,20 @@ def test_other_game_refused(saved):
         load_model(saved[0], leduc)
 
 
+def test_older_tensor_layout_refused(tmp_path, kuhn):
+    """A checkpoint trained before its game's tensor changed: one line, what to do."""
+    from isz.nn.model import PolicyValueNet
+
+    old = PolicyValueNet(kuhn.tensor_size - 2, kuhn.num_actions, kuhn.num_players, CFG)
+    path = tmp_path / "old.pt"
+    save_checkpoint(path, model=old, game=kuhn, model_cfg=CFG)
+    with pytest.raises(IszError, match=rf"size {kuhn.tensor_size - 2}.*size "
+                                       rf"{kuhn.tensor_size}.*train it again"):
+        load_model(path, kuhn)
+    with pytest.raises(IszError, match="older tensor layout"):
+        isz.load_planner(str(path))
+
+
 def test_missing_file(tmp_path):
     with pytest.raises(IszError, match="nope.pt.*not found"):
         load_checkpoint(tmp_path / "nope.pt")
