@@ -56,36 +56,49 @@ for g in ("kuhn_poker", "leduc_poker"):
 PYEOF
     ;;
   planner-speed)
-    $PY scripts/bench.py --only planner --planner-lanes 1,4,16,32 ;;
+    $PY scripts/bench.py --only planner --planner-lanes 1,16,32 ;;
   equal-time)
-    # the default tricks run; lanes: the planner with and without simulations in flight
+    # the default tricks run (make train); lanes: the planner with and without simulations
+    # in flight (lanes_match.py: equal simulations, 64 a move)
     ck=runs/tricks/checkpoints/last.pt
-    $PY scripts/evaluate.py checkpoint=$ck "agents=[planner,so_ismcts]" deals=1000 \
+    [ -f $ck ] || $PY scripts/train.py
+    $PY scripts/evaluate.py checkpoint=$ck "agents=[planner,so_ismcts]" deals=1000 seed=1 \
       iterations=32 workers=2 progress=false output=results/tricks_equal_sims_32.json
     for t in 0.01 0.05; do
-      $PY scripts/evaluate.py checkpoint=$ck "agents=[planner,so_ismcts]" deals=1000 \
+      $PY scripts/evaluate.py checkpoint=$ck "agents=[planner,so_ismcts]" deals=1000 seed=1 \
         time_per_move=$t workers=2 progress=false output=results/tricks_equal_time_$t.json
     done
     $PY scripts/lanes_match.py $ck --simulations 64 --deals 1000 \
       --output results/tricks_lanes_64.json
-    for run in kuhn_nash leduc_nash; do
-      [ -f runs/$run/checkpoints/last.pt ] || $PY scripts/train.py experiment=$run
-      for t in 0.01 0.05; do
-        $PY scripts/evaluate.py checkpoint=runs/$run/checkpoints/last.pt "agents=[planner]" \
-          deals=1 time_per_move=$t exploitability=true progress=false \
-          output=results/${run}_time_$t.json
+    # exploitability of the planner at a fixed time and at a fixed simulation count, per
+    # planner seed (Kuhn toward Nash; Leduc with AlphaZero targets)
+    [ -f runs/kuhn_nash/checkpoints/last.pt ] || $PY scripts/train.py experiment=kuhn_nash
+    [ -f runs/leduc_poker/checkpoints/last.pt ] || \
+      $PY scripts/train.py game=leduc_poker trainer.iterations=60 trainer.final_eval_deals=10
+    for s in 0 1 2 3 4; do
+      for b in time_per_move=0.01 iterations=64; do
+        $PY scripts/evaluate.py checkpoint=runs/kuhn_nash/checkpoints/last.pt \
+          "agents=[planner]" deals=1 $b seed=$s exploitability=true progress=false \
+          output=results/kuhn_nash_${b/=/_}_s$s.json
+      done
+    done
+    for s in 0 1 2; do
+      for b in time_per_move=0.01 iterations=128; do
+        $PY scripts/evaluate.py checkpoint=runs/leduc_poker/checkpoints/last.pt \
+          "agents=[planner]" deals=1 $b seed=$s exploitability=true progress=false \
+          output=results/leduc_az_${b/=/_}_s$s.json
       done
     done ;;
   oh-hell)
     $PY scripts/train.py experiment=oh_hell
     ck=runs/oh_hell/checkpoints/last.pt
     three="agents=[planner,so_ismcts,pimc] knobs.so_ismcts.belief=voids knobs.pimc.belief=voids"
-    $PY scripts/evaluate.py checkpoint=$ck $three deals=1000 iterations=32 workers=2 \
+    $PY scripts/evaluate.py checkpoint=$ck $three deals=1000 iterations=32 workers=2 seed=1 \
       progress=false output=results/oh_hell_equal_sims_32.json
-    for t in 0.02 0.1; do
-      $PY scripts/evaluate.py checkpoint=$ck $three deals=1000 time_per_move=$t workers=2 \
-        progress=false output=results/oh_hell_equal_time_$t.json
-    done ;;
+    $PY scripts/evaluate.py checkpoint=$ck $three deals=1000 time_per_move=0.02 workers=2 \
+      seed=1 progress=false output=results/oh_hell_equal_time_0.02.json
+    $PY scripts/evaluate.py checkpoint=$ck $three deals=200 time_per_move=0.1 workers=2 \
+      seed=1 progress=false output=results/oh_hell_equal_time_0.1.json ;;
   openspiel)
     # isz vs OpenSpiel's C++ ISMCTS: equal simulations, then equal wall time per move (the
     # OpenSpiel bot's clock covers building its world); oh_hell: one isz agent, two bots
