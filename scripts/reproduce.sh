@@ -153,7 +153,7 @@ PYEOF
     # rollout search on recon variants: so_ismcts vs pimc, cheat_uct vs so_ismcts, vs random
     while read -r name params; do
       for m in so_ismcts,pimc cheat_uct,so_ismcts so_ismcts,random; do
-        nice -n 10 $PY scripts/evaluate.py game=recon $params "agents=[$m]" deals=200 \
+        $PY scripts/evaluate.py game=recon $params "agents=[$m]" deals=500 workers=2 \
           iterations=1000 seed=1 progress=false "output=results/recon_cand_${name}_${m/,/_}.json"
       done
     done <<'EOF'
