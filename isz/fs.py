@@ -12,7 +12,9 @@ import json
 import os
 import shutil
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
+from typing import IO
 
 from isz.types import IszError
 
@@ -79,15 +81,17 @@ def check_free_space(path: str | os.PathLike, need_bytes: int, what: str) -> Non
                        "another folder")
 
 
-def write_json_atomic(path: str | os.PathLike, payload: dict) -> Path:
-    """Write ``payload`` to ``path`` via a temp file in the same folder and `os.replace`."""
+def write_atomic(path: str | os.PathLike, write: Callable[[IO], None],
+                 binary: bool = False) -> Path:
+    """Call ``write(f)`` on a temp file in ``path``'s folder, fsync it, then
+    `os.replace` it onto ``path``: a reader never sees half a file. On any
+    error the temp file is removed and the error re-raised."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
-        with os.fdopen(fd, "w") as f:
-            json.dump(payload, f, indent=2)
-            f.write("\n")
+        with os.fdopen(fd, "wb" if binary else "w") as f:
+            write(f)
             f.flush()
             os.fsync(f.fileno())
         os.replace(tmp, path)
@@ -96,3 +100,11 @@ def write_json_atomic(path: str | os.PathLike, payload: dict) -> Path:
             os.unlink(tmp)
         raise
     return path
+
+
+def write_json_atomic(path: str | os.PathLike, payload: dict) -> Path:
+    """Write ``payload`` as indented JSON to ``path`` atomically (`write_atomic`)."""
+    def write(f):
+        json.dump(payload, f, indent=2)
+        f.write("\n")
+    return write_atomic(path, write)

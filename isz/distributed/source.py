@@ -16,9 +16,6 @@ in the run's counters, so they survive a resume.
 
 from __future__ import annotations
 
-import json
-import os
-import tempfile
 import time
 from pathlib import Path
 
@@ -29,6 +26,7 @@ from isz.distributed.actor import Chunk, SelfPlayActor
 from isz.distributed.cluster import check_resources, connect, local_resources
 from isz.distributed.faults import Health
 from isz.distributed.stats import ChunkStats
+from isz.fs import write_json_atomic
 from isz.selfplay import SelfPlayConfig
 from isz.types import IszError
 
@@ -92,11 +90,7 @@ class RaySelfPlay:
 
     def _write_pids(self) -> None:
         """``<run_dir>/actors.json``: the actors' process ids (to watch or kill one)."""
-        self.run_dir.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=self.run_dir, prefix="actors.json", suffix=".tmp")
-        with os.fdopen(fd, "w") as f:
-            json.dump({"pids": self.pids}, f)
-        os.replace(tmp, self.run_dir / "actors.json")
+        write_json_atomic(self.run_dir / "actors.json", {"pids": self.pids})
 
     def publish(self, model, version: int) -> None:
         """Put the weights (CPU tensors) in the object store once; later requests carry them."""

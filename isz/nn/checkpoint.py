@@ -16,13 +16,12 @@ target directory and ``os.replace``s it: a reader never sees half a file.
 
 from __future__ import annotations
 
-import contextlib
 import os
-import tempfile
 from pathlib import Path
 
 import torch
 
+from isz.fs import write_atomic
 from isz.games.base import Game
 from isz.games.registry import game_module, game_names, import_game_module, make_game
 from isz.nn.model import ModelConfig, PolicyValueNet, build_model
@@ -79,19 +78,7 @@ def save_checkpoint(path: str | os.PathLike, *, model: PolicyValueNet, game: Gam
         "optimizer": None if optimizer is None else optimizer.state_dict(),
         "counters": counters, "extra": extra,
     }
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as f:
-            torch.save(ckpt, f)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(OSError):  # cleanup must not mask the real error
-            os.unlink(tmp)
-        raise
-    return path
+    return write_atomic(path, lambda f: torch.save(ckpt, f), binary=True)
 
 
 def load_checkpoint(path: str | os.PathLike, game: Game | None = None,

@@ -6,12 +6,11 @@ uniform over what is stored, from an explicit generator.
 
 from __future__ import annotations
 
-import os
-import tempfile
 from pathlib import Path
 
 import numpy as np
 
+from isz.fs import write_atomic
 from isz.selfplay.records import Positions
 from isz.types import IszError
 
@@ -51,17 +50,10 @@ class ReplayBuffer:
 
     def save(self, path: Path) -> None:
         """Write atomically: a temporary file in the same folder, then rename."""
-        path = Path(path)
-        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".tmp")
-        try:
-            with os.fdopen(fd, "wb") as f:
-                meta = np.array([self.capacity, self.size, self.next, self.total_added])
-                np.savez(f, meta=meta, **{f_: a[:self.size] if self.size < self.capacity
-                                          else a for f_, a in self.arrays.items()})
-            os.replace(tmp, path)
-        except BaseException:
-            Path(tmp).unlink(missing_ok=True)
-            raise
+        meta = np.array([self.capacity, self.size, self.next, self.total_added])
+        arrays = {f_: a[:self.size] if self.size < self.capacity else a
+                  for f_, a in self.arrays.items()}
+        write_atomic(path, lambda f: np.savez(f, meta=meta, **arrays), binary=True)
 
     @classmethod
     def load(cls, path: Path) -> ReplayBuffer:
