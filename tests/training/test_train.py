@@ -172,19 +172,8 @@ def test_disk_full_while_saving_is_one_line(tmp_path, monkeypatch, capsys):
 
 
 def test_nan_loss_stops_with_last_good_checkpoint(tmp_path, monkeypatch):
-    cfg = TrainConfig()
-    cfg.game.name = "kuhn_poker"
-    cfg.selfplay.games_per_iteration = 8
-    cfg.selfplay.parallel_games = 8
-    cfg.search.simulations = 8
+    cfg = _tiny_cfg(tmp_path / "run")
     cfg.trainer.iterations = 3
-    cfg.trainer.steps_per_iteration = 2
-    cfg.trainer.batch_size = 8
-    cfg.trainer.eval_every = 0
-    cfg.trainer.eval_opponents = []
-    cfg.logger.progress = False
-    cfg.logger.tensorboard = False
-    cfg.experiment.run_dir = str(tmp_path / "run")
     real = loop.train_step
     calls = {"n": 0}
 
