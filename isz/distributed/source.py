@@ -11,7 +11,9 @@ An actor that dies is restarted by Ray (``ray.max_restarts``; see
 `isz.distributed.faults`). The chunk it was playing is lost and counted
 (``lost_games``); requests it had queued but not started are sent again once
 it is back; finished chunks are safe in the object store. The counters live
-in the run's counters, so they survive a resume.
+in the run's counters, so they survive a resume. Ray reports a death through
+the dead actor's failed requests, about 2 s after it: a death while the other
+actors finish the run's last games goes uncounted (nothing of it was needed).
 """
 
 from __future__ import annotations

@@ -67,8 +67,11 @@ def test_two_iterations_with_two_actors_drop_stale_chunks(local_ray, tmp_path):
 
 
 def test_killed_actor_is_restarted_and_the_run_continues(local_ray, tmp_path, monkeypatch):
+    """One actor, so the run cannot finish without seeing its death: with two, the
+    survivor could play all 6 chunks before Ray reports the victim's queued requests
+    as failed (about 2 s after the kill), and the death would go uncounted."""
     run = tmp_path / "run"
-    cfg = _cfg(run, iterations=3)
+    cfg = _cfg(run, iterations=3, actors=1)
     restarted = {}
     real_close = RaySelfPlay.close
 
