@@ -167,22 +167,24 @@ hard game_params.slots=5 game_params.turns=15 game_params.fuel=7 game_params.sen
 EOF
     ;;
   recon-hard)
-    # training (~40 min on 2 shared cores), then the planner (as trained: particle filter
-    # whose adversary plays the network) per seat, 1,000 deals x 2 seats per row
+    # training (3.6-6.3 min on 2 shared cores; trainer.actors=0: the same checkpoint every
+    # time), then the planner (as trained: particle filter whose adversary plays the
+    # network) per seat, 1,000 deals x 2 seats per row, seed 1; copied to docs/results/
     nice -n 10 $PY scripts/train.py experiment=recon_hard
     ck=runs/recon_hard/checkpoints/last.pt
     H="game=recon game_params.slots=5 game_params.turns=15 game_params.fuel=7"
     for opp in planner_uniform so_ismcts pimc; do
-      nice -n 10 $PY scripts/recon_eval.py $ck --opponent $opp --deals 1000 --iterations 32 \
-        --output results/recon_hard_${opp}_sims.json        # equal simulations
-      nice -n 10 $PY scripts/recon_eval.py $ck --opponent $opp --deals 1000 --seconds 0.02 \
-        --output results/recon_hard_${opp}_time.json        # equal time: 20 ms a move
+      nice -n 10 $PY scripts/recon_eval.py $ck --opponent $opp --deals 1000 --seed 1 \
+        --iterations 32 --output results/recon_hard_${opp}_sims.json     # equal simulations
+      nice -n 10 $PY scripts/recon_eval.py $ck --opponent $opp --deals 1000 --seed 1 \
+        --seconds 0.02 --output results/recon_hard_${opp}_time.json      # equal time: 20 ms a move
     done
     # rollout self-play baselines of each seat (the planner replaces one of the two)
     nice -n 10 $PY scripts/evaluate.py $H "game_params.sensor=[0.6,0.3]" "agents=[so_ismcts]" \
-      deals=1000 iterations=32 progress=false output=results/recon_hard_so_self_sims.json
+      deals=1000 seed=1 iterations=32 progress=false output=results/recon_hard_so_self_sims.json
     nice -n 10 $PY scripts/evaluate.py $H "game_params.sensor=[0.6,0.3]" "agents=[so_ismcts]" \
-      deals=1000 time_per_move=0.02 progress=false output=results/recon_hard_so_self_time.json
+      deals=1000 seed=1 time_per_move=0.02 progress=false \
+      output=results/recon_hard_so_self_time.json
     ;;
   *) sed -n 2,13p "$0"; exit 2 ;;
 esac
