@@ -179,6 +179,9 @@ EOF
       nice -n 10 $PY scripts/recon_eval.py $ck --opponent $opp --deals 1000 --seed 1 \
         --seconds 0.02 --output results/recon_hard_${opp}_time.json      # equal time: 20 ms a move
     done
+    # the planner with the uniform-motion filter (both seats) against so_ismcts at equal time
+    nice -n 10 $PY scripts/recon_eval.py $ck --belief-policy uniform --opponent so_ismcts \
+      --deals 1000 --seed 1 --seconds 0.02 --output results/recon_hard_uniform_so_ismcts_time.json
     # rollout self-play baselines of each seat (the planner replaces one of the two)
     nice -n 10 $PY scripts/evaluate.py $H "game_params.sensor=[0.6,0.3]" "agents=[so_ismcts]" \
       deals=1000 seed=1 iterations=32 progress=false output=results/recon_hard_so_self_sims.json
