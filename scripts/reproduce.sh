@@ -179,6 +179,9 @@ EOF
       nice -n 10 $PY scripts/recon_eval.py $ck --opponent $opp --deals 1000 --seed 1 \
         --seconds 0.02 --output results/recon_hard_${opp}_time.json      # equal time: 20 ms a move
     done
+    # the two filters at a fixed 512 simulations (the first 300 deals)
+    nice -n 10 $PY scripts/recon_eval.py $ck --opponent planner_uniform --deals 300 --seed 1 \
+      --iterations 512 --output results/recon_hard_planner_uniform_sims512.json
     # the planner with the uniform-motion filter (both seats) against so_ismcts at equal time
     nice -n 10 $PY scripts/recon_eval.py $ck --belief-policy uniform --opponent so_ismcts \
       --deals 1000 --seed 1 --seconds 0.02 --output results/recon_hard_uniform_so_ismcts_time.json
