@@ -38,3 +38,26 @@ def test_planner_against_its_uniform_motion_twin(tmp_path):
     assert abs(seats[0]["seats"][0]["score"] + seats[1]["seats"][1]["score"] - 1) < 1e-9
     bad = _run(tmp_path, str(ck), "--opponent", "cheat_uct", "--deals", "1")
     assert bad.returncode == 2 and "cheat_uct" in bad.stderr
+
+
+def test_filter_diagnostics(tmp_path):
+    game = isz.make_game("recon", slots=5, turns=7, fuel=3)
+    cfg = ModelConfig(width=8, depth=1)
+    planner = {"belief": {"name": "particle", "particles": 40}, "belief_policy": "network"}
+    ck = save_checkpoint(tmp_path / "r.pt", model=build_model(game, cfg), game=game,
+                         model_cfg=cfg, extra={"planner": planner})
+    out = tmp_path / "o.json"
+    r = _run(tmp_path, str(ck), "--opponent", "so_ismcts", "--deals", "3", "--iterations", "4",
+             "--filter-diagnostics", "--output", str(out))
+    assert r.returncode == 0, r.stderr
+    diag = json.loads(out.read_text())["filter_diagnostics"]
+    assert diag["games"] == 6 and diag["decisions"] >= 6  # every game has recon decisions
+    for name in ("network", "uniform"):
+        assert 0 < diag[name]["p_true"] <= 1 and diag[name]["log_p_true"] <= 0
+        assert 1 <= diag[name]["distinct_worlds"] <= 256
+    assert diag["log_p_diff_se"] >= 0 and "network - uniform" in r.stdout
+    # a planner whose belief is no recon filter has nothing to compare
+    ck2 = save_checkpoint(tmp_path / "u.pt", model=build_model(game, cfg), game=game,
+                          model_cfg=cfg, extra={"planner": {"belief": "uniform"}})
+    bad = _run(tmp_path, str(ck2), "--deals", "1", "--iterations", "2", "--filter-diagnostics")
+    assert bad.returncode == 2 and "--filter-diagnostics" in bad.stderr
