@@ -182,7 +182,14 @@ EOF
     # the two filters at a fixed 512 simulations (the first 300 deals)
     nice -n 10 $PY scripts/recon_eval.py $ck --opponent planner_uniform --deals 300 --seed 1 \
       --iterations 512 --output results/recon_hard_planner_uniform_sims512.json
-    # the planner with the uniform-motion filter (both seats) against so_ismcts at equal time
+    # how well each filter knows the true slot at every recon decision (first 300 deals)
+    for n in 32 512; do
+      nice -n 10 $PY scripts/recon_eval.py $ck --opponent planner_uniform --deals 300 --seed 1 \
+        --iterations $n --filter-diagnostics --output results/recon_hard_filter_diag_sims$n.json
+    done
+    # the planner with the uniform-motion filter (both seats) against so_ismcts
+    nice -n 10 $PY scripts/recon_eval.py $ck --belief-policy uniform --opponent so_ismcts \
+      --deals 1000 --seed 1 --iterations 32 --output results/recon_hard_uniform_so_ismcts_sims.json
     nice -n 10 $PY scripts/recon_eval.py $ck --belief-policy uniform --opponent so_ismcts \
       --deals 1000 --seed 1 --seconds 0.02 --output results/recon_hard_uniform_so_ismcts_time.json
     # rollout self-play baselines of each seat (the planner replaces one of the two)
