@@ -148,13 +148,24 @@ class _Panel:
         d.rectangle(self.box, outline="black")
         d.text(((x0 + x1) / 2, y1 + 22), xlabel, fill="black", font=f, anchor="mt")
         d.text(((x0 + x1) / 2, y0 - 8), title, fill="black", font=f, anchor="mb")
-        d.text((x0 - 46, (y0 + y1) / 2), ylabel, fill="black", font=f, anchor="rm")
+        d.text((x0 - 6, y0 - 8), ylabel, fill="black", font=f, anchor="rb")
 
     def line(self, xs, ys, color, width=2, dash=False):
+        """A polyline; ``dash``: drawn in 6-pixel dashes, with a dot at every point."""
         pts = [self.xy(x, y) for x, y in zip(xs, ys, strict=True) if x > 0 and y > 0]
-        for i, (a, b) in enumerate(zip(pts, pts[1:], strict=False)):
-            if not dash or i % 2 == 0:
+        for a, b in zip(pts, pts[1:], strict=False):
+            if not dash:
                 self.d.line([a, b], fill=color, width=width)
+                continue
+            n = max(int(np.hypot(b[0] - a[0], b[1] - a[1]) // 6), 1)
+            for k in range(0, n, 2):
+                u, v = k / n, min(k + 1, n) / n
+                self.d.line([(a[0] + u * (b[0] - a[0]), a[1] + u * (b[1] - a[1])),
+                             (a[0] + v * (b[0] - a[0]), a[1] + v * (b[1] - a[1]))],
+                            fill=color, width=width)
+        if dash:
+            for x, y in pts:
+                self.d.ellipse([x - 3, y - 3, x + 3, y + 3], outline=color)
 
     def band(self, xs, lo, hi, color):
         pts = [self.xy(x, y) for x, y in zip(xs, hi, strict=True)] + \
@@ -188,7 +199,8 @@ def draw_png(path: Path, runs: list[dict], cfr: dict, game_name: str) -> None:
             p.line(r[axis], r["net"]["mean"], c, 2, dash=True)
         p.line(cfr[axis], cfr["average"], CFR_COLOR, 3)
         p.line(cfr[axis], cfr["current"], CFR_COLOR, 1)
-        p.axes(xlabel, "exploit.", f"{game_name}: exploitability (NashConv / 2, chips)")
+        p.axes(xlabel, "exploitability", f"{game_name}: NashConv / 2 (chips), final "
+               "checkpoints' curves")
     y = 520
     legend = [(COLORS[i % len(COLORS)], f"{r['label']}: planner mean over {len(r['runs'])} "
                "seeds (band: min-max); dashed: raw network") for i, r in enumerate(runs)]

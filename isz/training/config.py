@@ -42,6 +42,8 @@ class SearchCfg:
     #   of the network's policy, replaced every magnet_every iterations: R-NaD's moving
     #   magnet, whose fixed points approach Nash instead of a regularised equilibrium)
     magnet_every: int = 10  # magnet=network: iterations between magnet snapshots
+    planner_eta: float | None = None  # mirror step of the planner (evaluation, checkpoints'
+    #   planner knobs); null: mirror_eta. Near equilibrium its step along noisy q is noise
 
 
 @dataclass
@@ -173,6 +175,8 @@ def validate(cfg: TrainConfig) -> None:
         raise IszError(f"search.root_selection=uniform needs search.target=mirror (got "
                        f"{s.target!r}): equal root visits are no policy target")
     _positive("search.mirror_eta", s.mirror_eta)
+    if s.planner_eta is not None:
+        _positive("search.planner_eta (or null)", s.planner_eta)
     _non_negative("search.mirror_alpha", s.mirror_alpha)
     if s.mirror_alpha_final is not None:
         _non_negative("search.mirror_alpha_final (or null)", s.mirror_alpha_final)

@@ -55,6 +55,7 @@ def _cfg(run_dir: Path, iterations: int = 4) -> TrainConfig:
     ({"target": "visits"}, "needs search.target=mirror"),
     ({"mirror_alpha": 0.0}, "needs search.mirror_alpha > 0"),
     ({"root_selection": "greedy"}, "search.root_selection"),
+    ({"planner_eta": 0.0}, "search.planner_eta (or null) must be a number > 0"),
     ({"root_selection": "uniform", "magnet": "uniform", "target": "visits"},
      "search.root_selection=uniform needs search.target=mirror"),
 ])
@@ -77,6 +78,18 @@ def test_uniform_magnet_needs_nothing_else(tmp_path):
     cfg = _cfg(tmp_path)
     cfg.search.magnet, cfg.search.target, cfg.search.mirror_alpha = "uniform", "visits", 0.0
     validate(cfg)  # the default: every preset as before
+
+
+def test_planner_knobs_carry_root_selection_and_planner_eta(tmp_path):
+    from isz.training.evaluation import planner_knobs
+
+    cfg = _cfg(tmp_path)
+    cfg.search.root_selection = "uniform"
+    knobs = planner_knobs(cfg)
+    assert knobs["root_selection"] == "uniform" and knobs["final"] == "mirror"
+    assert knobs["mirror_eta"] == cfg.search.mirror_eta  # planner_eta null: the same step
+    cfg.search.planner_eta = 0.5
+    assert planner_knobs(cfg)["mirror_eta"] == 0.5
 
 
 def _weights_equal(a: dict, b: dict) -> bool:
