@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import json
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -146,3 +148,27 @@ def test_metrics_keep_only_iterations_the_checkpoint_has(tmp_path):
     rows = read_metrics(tmp_path / "metrics.jsonl")
     assert rows == [{"iteration": 1, "positions": 10}, {"iteration": 2, "positions": 20},
                     {"iteration": 3, "positions": 31, "loss/policy": 0.5}]
+
+
+@pytest.mark.slow
+def test_kuhn_nash_magnet_preset_final_checkpoint_below_0_01(tmp_path):
+    """The goal of issue 12 on Kuhn: the final checkpoint (not best.pt) of
+    ``experiment=kuhn_nash_magnet`` (training seed 0) below 0.01, raw network and
+    planner (the mean over planner seeds 0-4); kuhn_nash stays near 0.05."""
+    from isz.agents.puct_agent import load_planner
+    from isz.evaluation.exploitability import agent_policy, exploitability
+    from isz.search.evaluator import evaluator_policy
+
+    run = tmp_path / "run"
+    cmd = [sys.executable, str(ROOT / "scripts" / "train.py"), "experiment=kuhn_nash_magnet",
+           f"experiment.run_dir={run}", "logger.progress=false", "logger.tensorboard=false",
+           "trainer.eval_opponents=[]"]
+    p = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=3600)
+    assert p.returncode == 0, p.stderr[-3000:]
+    planner = load_planner(str(run / "checkpoints" / "last.pt"), device="cpu")
+    assert planner.cfg.root_selection == "uniform" and planner.final == "mirror"
+    game = planner.game
+    assert exploitability(game, evaluator_policy(planner.evaluator)).exploitability < 0.01
+    per_seed = [exploitability(game, agent_policy(planner, s)).exploitability
+                for s in range(5)]
+    assert sum(per_seed) / 5 < 0.01, per_seed
