@@ -140,7 +140,7 @@ class _Panel:
                 px, _ = self.xy(10.0 ** e, 10 ** self.ly[0])
                 d.line([(px, y0), (px, y1)], fill=(225, 225, 225))
                 d.text((px, y1 + 4), f"1e{e}", fill="black", font=f, anchor="mt")
-        for v in (0.001, 0.003, 0.01, 0.03, 0.1, 0.3, 1.0, 3.0):
+        for v in (0.0001, 0.0003, 0.001, 0.003, 0.01, 0.03, 0.1, 0.3, 1.0, 3.0):
             if 10 ** self.ly[0] <= v <= 10 ** self.ly[1]:
                 _, py = self.xy(10 ** self.lx[0], v)
                 d.line([(x0, py), (x1, py)], fill=(225, 225, 225))
@@ -199,8 +199,8 @@ def draw_png(path: Path, runs: list[dict], cfr: dict, game_name: str) -> None:
             p.line(r[axis], r["net"]["mean"], c, 2, dash=True)
         p.line(cfr[axis], cfr["average"], CFR_COLOR, 3)
         p.line(cfr[axis], cfr["current"], CFR_COLOR, 1)
-        p.axes(xlabel, "exploitability", f"{game_name}: NashConv / 2 (chips), final "
-               "checkpoints' curves")
+        p.axes(xlabel, "exploitability", f"{game_name}: exploitability during training "
+               "(NashConv / 2, chips)")
     y = 520
     legend = [(COLORS[i % len(COLORS)], f"{r['label']}: planner mean over {len(r['runs'])} "
                "seeds (band: min-max); dashed: raw network") for i, r in enumerate(runs)]
