@@ -226,9 +226,33 @@ ABLATIONS
     $PY scripts/mirror_dynamics.py kuhn_poker alpha=0.1 alpha=0.1,magnet=network,every=10 \
       alpha=0.1,magnet=network,every=10,lag=0.35 alpha=0.1,magnet=network,every=20,lag=0.35 \
       alpha=0.1,magnet=network,every=30,lag=0.35
-    # Leduc: one run of the same recipe (eta 5: values are chips / 13), its final checkpoint
-    $PY scripts/train.py experiment=leduc_nash_magnet logger.progress=false
-    $PY scripts/nash_table.py --run "leduc_nash_magnet=runs/leduc_nash_magnet" \
-      --planner-seeds 0 1 2 --output docs/results/leduc_nash_magnet_table.json ;;
+    # Leduc: leduc_nash and leduc_nash_magnet (eta 5: values are chips / 13), seeds 0-1
+    for s in 0 1; do
+      $PY scripts/train.py experiment=leduc_nash trainer.eval_every=20 trainer.seed=$s \
+        experiment.run_dir=runs/leduc_nash_s$s logger.progress=false
+      $PY scripts/train.py experiment=leduc_nash_magnet trainer.seed=$s \
+        experiment.run_dir=runs/leduc_nash_magnet_s$s logger.progress=false
+    done
+    $PY scripts/nash_table.py --run "leduc_nash=runs/leduc_nash_s*" \
+      --run "leduc_nash_magnet=runs/leduc_nash_magnet_s*" --planner-seeds 0 1 2 \
+      --output docs/results/leduc_nash_table.json
+    $PY scripts/nash_curves.py --game leduc_poker --cfr-iterations 1000 \
+      --run "leduc_nash=runs/leduc_nash_s*" --run "leduc_nash_magnet=runs/leduc_nash_magnet_s*" \
+      --output docs/results/leduc_nash_curves --png docs/leduc_nash_curves.png
+    # Leduc ablations (seed 0; docs/results/leduc_nash_ablations.json)
+    L="experiment=leduc_nash_magnet selfplay.games_per_iteration=1024"
+    while read -r name overrides; do
+      # shellcheck disable=SC2086  # the overrides are words
+      $PY scripts/train.py $overrides experiment.run_dir=runs/leduc_abl_$name \
+        logger.progress=false
+    done <<ABLATIONS
+magnet_buf8k $L trainer.buffer_size=8000
+magnet_eta2 $L trainer.buffer_size=8000 search.mirror_eta=2.0
+uniform_root experiment=leduc_nash search.root_selection=uniform trainer.eval_every=20
+magnet_buf24k $L
+magnet_buf24k_i200 $L trainer.iterations=200
+ABLATIONS
+    $PY scripts/mirror_dynamics.py leduc_poker alpha=0.05 \
+      alpha=0.05,eta=10,magnet=network,every=20,lag=0.35 ;;
   *) sed -n 2,13p "$0"; exit 2 ;;
 esac
