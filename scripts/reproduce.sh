@@ -10,6 +10,7 @@
 #   bash scripts/reproduce.sh openspiel       # isz vs OpenSpiel's ISMCTS
 #   bash scripts/reproduce.sh recon-candidates   # rollout margins of recon variants (recon_hard)
 #   bash scripts/reproduce.sh recon-hard         # train recon_hard, its planner per seat
+#   bash scripts/reproduce.sh nash               # kuhn_nash vs kuhn_nash_magnet, 3 seeds; leduc
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PY=.venv/bin/python
@@ -199,5 +200,74 @@ EOF
       deals=1000 seed=1 time_per_move=0.02 progress=false \
       output=results/recon_hard_so_self_time.json
     ;;
+  nash)
+    # issue 12, a last iterate you can trust: final checkpoints (last.pt) of kuhn_nash and
+    # kuhn_nash_magnet over training seeds 0-2 x planner seeds 0-4 (~15 min on 2 cores)
+    for s in 0 1 2; do
+      $PY scripts/train.py experiment=kuhn_nash trainer.seed=$s \
+        experiment.run_dir=runs/kuhn_nash_s$s logger.progress=false
+      $PY scripts/train.py experiment=kuhn_nash_magnet trainer.seed=$s \
+        experiment.run_dir=runs/kuhn_nash_magnet_s$s logger.progress=false
+    done
+    $PY scripts/nash_table.py --run "kuhn_nash=runs/kuhn_nash_s*" \
+      --run "kuhn_nash_magnet=runs/kuhn_nash_magnet_s*" --output docs/results/kuhn_nash_table.json
+    $PY scripts/nash_table.py --run "kuhn_nash_magnet (planner step 2)=runs/kuhn_nash_magnet_s*" \
+      --knob mirror_eta=2.0 --output docs/results/kuhn_nash_magnet_step2_table.json
+    for e in 2.0 1.0 0.5 0.25; do   # the planner's step, training seed 0
+      $PY scripts/nash_table.py --run "step $e=runs/kuhn_nash_magnet_s0" --knob mirror_eta=$e
+    done
+    $PY scripts/nash_curves.py --run "kuhn_nash=runs/kuhn_nash_s*" \
+      --run "kuhn_nash_magnet=runs/kuhn_nash_magnet_s*" --output docs/results/kuhn_nash_curves \
+      --png docs/kuhn_nash_curves.png
+    # the ablations (training seed 0; README "How the recipe was found")
+    M="search.magnet=network"
+    U="search.root_selection=uniform"
+    while read -r name overrides; do
+      # shellcheck disable=SC2086  # the overrides are words
+      $PY scripts/train.py experiment=kuhn_nash $overrides experiment.run_dir=runs/abl_$name \
+        logger.progress=false
+    done <<ABLATIONS
+uniform_root $U
+magnet10 $M search.magnet_every=10
+magnet20 $M search.magnet_every=20
+magnet30 $M search.magnet_every=30
+both10 $U $M search.magnet_every=10
+both20 $U $M search.magnet_every=20
+both20_i200 $U $M search.magnet_every=20 trainer.iterations=200
+both30_i200 $U $M search.magnet_every=30 trainer.iterations=200
+both20_sim128 $U $M search.magnet_every=20 search.simulations=128
+ABLATIONS
+    # the same dynamics with exact q (tabular): uniform magnet, moving magnet, network lag
+    $PY scripts/mirror_dynamics.py kuhn_poker alpha=0.1 alpha=0.1,magnet=network,every=10 \
+      alpha=0.1,magnet=network,every=10,lag=0.35 alpha=0.1,magnet=network,every=20,lag=0.35 \
+      alpha=0.1,magnet=network,every=30,lag=0.35
+    # Leduc: leduc_nash and leduc_nash_magnet (eta 5: values are chips / 13), seeds 0-1
+    for s in 0 1; do
+      $PY scripts/train.py experiment=leduc_nash trainer.eval_every=20 trainer.seed=$s \
+        experiment.run_dir=runs/leduc_nash_s$s logger.progress=false
+      $PY scripts/train.py experiment=leduc_nash_magnet trainer.seed=$s \
+        experiment.run_dir=runs/leduc_nash_magnet_s$s logger.progress=false
+    done
+    $PY scripts/nash_table.py --run "leduc_nash=runs/leduc_nash_s*" \
+      --run "leduc_nash_magnet=runs/leduc_nash_magnet_s*" --planner-seeds 0 1 2 \
+      --output docs/results/leduc_nash_table.json
+    $PY scripts/nash_curves.py --game leduc_poker --cfr-iterations 1000 \
+      --run "leduc_nash=runs/leduc_nash_s*" --run "leduc_nash_magnet=runs/leduc_nash_magnet_s*" \
+      --output docs/results/leduc_nash_curves --png docs/leduc_nash_curves.png
+    # Leduc ablations (seed 0; docs/results/leduc_nash_ablations.json)
+    L="experiment=leduc_nash_magnet selfplay.games_per_iteration=1024"
+    while read -r name overrides; do
+      # shellcheck disable=SC2086  # the overrides are words
+      $PY scripts/train.py $overrides experiment.run_dir=runs/leduc_abl_$name \
+        logger.progress=false
+    done <<ABLATIONS
+magnet_buf8k $L trainer.buffer_size=8000
+magnet_eta2 $L trainer.buffer_size=8000 search.mirror_eta=2.0
+uniform_root experiment=leduc_nash search.root_selection=uniform trainer.eval_every=20
+magnet_buf24k $L
+magnet_buf24k_i200 $L trainer.iterations=200
+ABLATIONS
+    $PY scripts/mirror_dynamics.py leduc_poker alpha=0.05 \
+      alpha=0.05,eta=10,magnet=network,every=20,lag=0.35 ;;
   *) sed -n 2,13p "$0"; exit 2 ;;
 esac

@@ -9,7 +9,9 @@ a time budget alone), ``c_puct`` (1.5),
 ``fpu`` (score of an unvisited move, 0.5), ``tree`` (``mo`` one tree per
 player, default, or ``so``), ``opponents`` (``puct``, or ``prior``: opponents
 play the network's policy, see `isz.search.puct`), ``value_view`` (``searcher``: the
-searcher's leaf values from its own view, default; or ``actor``), ``belief`` (name
+searcher's leaf values from its own view, default; or ``actor``), ``root_selection``
+(``puct``, default, or ``uniform``: root moves visited in turn, for unbiased root
+values; needs ``final=mirror``), ``belief`` (name
 or `Belief`, default uniform), ``belief_policy`` (``network``: a belief that takes
 a policy — posterior, gibbs — weighs histories by the evaluator's priors; or
 ``uniform``),
@@ -32,12 +34,13 @@ from isz.agents.registry import register_agent
 from isz.belief import Belief
 from isz.games.base import Game, View
 from isz.search.evaluator import make_search_belief
-from isz.search.puct_driver import OPPONENT_MODES, PUCTBatch, PUCTConfig
+from isz.search.puct_driver import OPPONENT_MODES, ROOT_SELECTIONS, PUCTBatch, PUCTConfig
 from isz.types import IszError, check_choice, check_int, seed_from
 
 PUCT_KNOBS = {"iterations": 200, "time_budget": None, "lanes": "auto", "c_puct": 1.5,
               "fpu": 0.5, "tree": "mo", "opponents": "puct",
-              "value_view": "searcher", "belief": "uniform", "belief_policy": "network",
+              "value_view": "searcher", "root_selection": "puct", "belief": "uniform",
+              "belief_policy": "network",
               "final": "most_visits", "mirror_eta": 2.0, "evaluator": None}
 
 
@@ -77,11 +80,15 @@ class PUCTAgent(Agent):
         check_choice("value_view", k["value_view"], ("searcher", "actor"))
         check_choice("final-move rule", k["final"], ("most_visits", "visit_distribution",
                                                      "mirror"))
+        check_choice("root_selection", k["root_selection"], ROOT_SELECTIONS)
+        if k["root_selection"] == "uniform" and k["final"] != "mirror":
+            raise IszError(f"root_selection='uniform' needs final='mirror' (got "
+                           f"{k['final']!r}): equal root visits say nothing of the moves")
         self.mirror_eta = _check_number("mirror_eta", k["mirror_eta"], 0.0)
         self.cfg = PUCTConfig(c_puct=_check_number("c_puct", k["c_puct"], 0.0),
                               fpu=_check_number("fpu", k["fpu"], 0.0), tree=k["tree"],
                               rollouts=k["evaluator"] is None, opponents=k["opponents"],
-                              value_view=k["value_view"])
+                              value_view=k["value_view"], root_selection=k["root_selection"])
         b = k["belief"]
         self.belief = b if isinstance(b, Belief) else \
             make_search_belief(b, game, k["evaluator"], k["belief_policy"])

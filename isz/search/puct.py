@@ -25,6 +25,15 @@ move below the searcher's root, its own included, is drawn from the
 network's policy, so a root move's mean value estimates the on-policy action
 value ``Q^pi(I, a)`` that the ``mirror`` policy target steps along.
 
+Root selection: ``root_selection = "puct"`` (default) selects the searcher's
+root moves by PUCT like every other node; ``"uniform"`` gives them visits in
+turn (the least visited compatible move, first in order on ties), so how often
+a root move is visited never depends on the values seen. A move PUCT abandons
+after an unlucky first sample keeps that sample as its mean: PUCT's root means
+are biased against rarely tried moves, and a mirror step along them pushes
+such moves toward zero; with equal visits each root mean is an unbiased
+Monte Carlo estimate of its action value (under ``opponents = "evaluate"``).
+
 Selection: ``Q + c_puct * P * sqrt(A) / (1 + N)``, where ``A`` counts the
 visits of the parent in which the move was legal (availability, the ISMCTS
 analogue of the parent visit count; in ``mo`` trees it equals the parent's
@@ -111,6 +120,25 @@ def select_puct(nodes, value, prior, count, pending, node, lab, n, actor, c_puct
 
 
 @nb.njit(cache=True)
+def least_visited(nodes, pending, node, lab, n):
+    """The compatible child with the fewest visits (in flight included); the first
+    in sibling order on ties. Call after `select_puct`, which adds missing labels."""
+    best = NONE
+    best_n = 1 << 62
+    ch = nodes[node, CHILD]
+    while ch != NONE:
+        for i in range(n):
+            if lab[i] == nodes[ch, LABEL]:
+                nv = nodes[ch, VISITS] + pending[ch]
+                if nv < best_n:
+                    best_n = nv
+                    best = ch
+                break
+        ch = nodes[ch, SIB]
+    return best
+
+
+@nb.njit(cache=True)
 def sample_prior(nodes, prior, node, lab, n, rng):
     """A compatible child drawn in proportion to its prior (the opponent model)."""
     total = 0.0
@@ -153,7 +181,7 @@ def make_puct(kernel: Kernel):
 
     @nb.njit(cache=True)
     def descend(worlds, sim0, lanes, active, params, me, mo, c_puct, fpu, rollouts,
-                prior_moves, own_values, nodes, value, prior, count, pending,
+                prior_moves, own_values, uniform_root, nodes, value, prior, count, pending,
                 rng, cur, leaf, status, tensors, masks, labels, my_tensors, s, la, lab, ca, cp,
                 ret, scores, tbuf):
         """One wave: ``active`` simulations of every search down to a leaf or a terminal.
@@ -164,6 +192,7 @@ def make_puct(kernel: Kernel):
         idle (``status[l] == IDLE``). Lanes descend one after another, each
         leaving a virtual loss on its path until `expand` backs its value up.
         me: int64[B] searching seat; mo: 1 for one tree per player, 0 for one.
+        uniform_root: the searcher's root moves visited in turn (`least_visited`).
         cur: int64[L, T] tree cursors (tree ``t`` of search ``b`` has root
         ``b * T + t``). On return ``status[l] == NEEDS_EVAL`` when the actor
         ``leaf[l, 0]`` must be evaluated at node ``cur[l, leaf[l, 1]]``: its
@@ -232,9 +261,11 @@ def make_puct(kernel: Kernel):
                                  fpu)
                 # prior_moves 1: opponents play the prior; 2: so does the searcher
                 # below its root (the root's values are then on-policy Q)
-                if prior_moves == 1 and p != me[b] or prior_moves == 2 and \
-                        (p != me[b] or x != b * n_trees + (me[b] if mo else 0)):
+                at_root = p == me[b] and x == b * n_trees + (me[b] if mo else 0)
+                if prior_moves == 1 and p != me[b] or prior_moves == 2 and not at_root:
                     ch = sample_prior(nodes, prior, x, lab, n, rng)
+                elif uniform_root and at_root:
+                    ch = least_visited(nodes, pending, x, lab, n)
                 a = pick_action(la, lab, n, nodes[ch, LABEL], rng)
                 for t in range(n_trees):
                     if t == at:

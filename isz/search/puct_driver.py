@@ -20,6 +20,7 @@ from isz.search.tree import CHILD, LABEL, NONE, SIB, VISITS, Tree
 
 POLICY_TARGETS = ("visits", "mirror")
 OPPONENT_MODES = ("puct", "prior", "evaluate")
+ROOT_SELECTIONS = ("puct", "uniform")
 
 
 @dataclass(frozen=True)
@@ -34,6 +35,7 @@ class PUCTConfig:
     dirichlet_eps: float = 0.0
     opponents: str = "puct"  # puct; prior: opponents play the network policy; evaluate: all do
     value_view: str = "searcher"  # searcher: the searcher's leaf values from its own view; actor
+    root_selection: str = "puct"  # uniform: root moves visited in turn (unbiased root means)
 
 
 class PUCTBatch:
@@ -90,7 +92,8 @@ class PUCTBatch:
         t.reserve(self.per_step * len(self.status))
         self.descend(self.worlds, k, self.lanes, active, g.kparams, self.me,
                      int(self.n_trees > 1), c.c_puct, c.fpu, c.rollouts,
-                     OPPONENT_MODES.index(c.opponents), c.value_view == "searcher", t.nodes,
+                     OPPONENT_MODES.index(c.opponents), c.value_view == "searcher",
+                     c.root_selection == "uniform", t.nodes,
                      t.value, t.prior, t.count, t.pending, self.rng, self.cur, self.leaf,
                      self.status, self.tensors, self.masks, self.labels, self.my_tensors,
                      self.b.s, self.b.la, self.b.lab, self.b.ca, self.b.cp, self.b.ret,
@@ -180,7 +183,8 @@ class PUCTBatch:
         total = pi.sum()
         return pi / total if total > 0 else pi
 
-    def mirror_policy(self, b: int, eta: float, alpha: float = 0.0) -> np.ndarray:
+    def mirror_policy(self, b: int, eta: float, alpha: float = 0.0,
+                      magnet: np.ndarray | None = None) -> np.ndarray:
         """Improved policy of search b: ``softmax(log P + eta * q)`` over its root moves.
 
         One mirror-descent (Hedge) step from the network's prior ``P`` along
@@ -191,9 +195,13 @@ class PUCTBatch:
         approaches a Nash equilibrium in two-player zero-sum games, where
         visit counts of a short search stall at a floor of the prior. With
         ``alpha > 0`` the step is magnetic mirror descent (Sokota et al., 2023)
-        toward the uniform policy: ``softmax((log P + eta * q) / (1 + alpha * eta))``,
-        whose last iterate converges (to a regularised equilibrium) instead of
-        cycling. float64[num_actions], 0 off the root's moves.
+        toward a magnet policy ``rho``:
+        ``softmax((log P + eta * q + alpha * eta * log rho) / (1 + alpha * eta))``,
+        whose last iterate converges (to the equilibrium regularised toward
+        ``rho``: ``pi ~ rho * exp(q / alpha)``) instead of cycling. ``magnet``
+        is ``rho`` at this root (probabilities over the action space, e.g. a
+        snapshot of the network's policy, the R-NaD-style moving magnet); None
+        is the uniform policy. float64[num_actions], 0 off the root's moves.
         """
         nodes, t = self.tree.nodes, self.tree
         acts, logp, q, n = [], [], [], []
@@ -210,13 +218,22 @@ class PUCTBatch:
             return pi
         q, n = np.array(q), np.array(n, dtype=np.float64)
         mean = float(np.nansum(q * n) / n.sum()) if n.sum() > 0 else 0.0
-        z = (np.array(logp) + eta * np.where(np.isnan(q), mean, q)) / (1.0 + alpha * eta)
+        z = np.array(logp) + eta * np.where(np.isnan(q), mean, q)
+        if magnet is not None:
+            rho = np.asarray(magnet, dtype=np.float64)[acts]
+            if not np.all(np.isfinite(rho)) or np.any(rho < 0) or rho.sum() <= 0:
+                raise ValueError(f"magnet must be probabilities over the root's moves "
+                                 f"{acts}, got {rho}")
+            z = z + alpha * eta * np.log(np.maximum(rho / rho.sum(), 1e-12))
+        z = z / (1.0 + alpha * eta)
         w = np.exp(z - z.max())
         pi[acts] = w / w.sum()
         return pi
 
-    def target_policy(self, b: int, target: str, eta: float, alpha: float = 0.0) -> np.ndarray:
-        """The policy target of search b: ``visits`` or ``mirror`` (float64[num_actions])."""
+    def target_policy(self, b: int, target: str, eta: float, alpha: float = 0.0,
+                      magnet: np.ndarray | None = None) -> np.ndarray:
+        """The policy target of search b: ``visits`` or ``mirror`` (float64[num_actions];
+        ``magnet``: the mirror step's magnet at this root, see `mirror_policy`)."""
         if target == "mirror":
-            return self.mirror_policy(b, eta, alpha)
+            return self.mirror_policy(b, eta, alpha, magnet)
         return self.visit_policy(b).astype(np.float64)

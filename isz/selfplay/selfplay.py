@@ -5,8 +5,10 @@ from the acting seat's own view, with worlds from that seat's own belief; the
 B searches advance one simulation at a time so that every step evaluates all
 pending leaves in one evaluator call (`isz.search.puct_driver.PUCTBatch`).
 Each position records its policy target (root visits, or the mirror-descent
-improved policy, see `PUCTBatch.mirror_policy`); moves are drawn from it for
-the first ``temperature_moves`` moves of a game, then its argmax is played.
+improved policy, see `PUCTBatch.mirror_policy`, whose magnet is uniform or the
+policy of a ``magnet`` evaluator: a snapshot of the network); moves are drawn
+from it for the first ``temperature_moves`` moves of a game, then its argmax
+is played.
 """
 
 from __future__ import annotations
@@ -86,9 +88,16 @@ def _to_decision(state: State, rng: np.random.Generator) -> None:
 
 
 def play(game: Game, evaluator: Evaluator, cfg: SelfPlayConfig, games: int,
-         rng: np.random.Generator, progress: Callable[[int], None] | None = None
-         ) -> tuple[Positions, SelfPlayStats]:
-    """Play ``games`` complete games; returns their positions and throughput figures."""
+         rng: np.random.Generator, progress: Callable[[int], None] | None = None,
+         magnet: Evaluator | None = None) -> tuple[Positions, SelfPlayStats]:
+    """Play ``games`` complete games; returns their positions and throughput figures.
+
+    ``magnet``: with the ``mirror`` target, the evaluator whose priors at each
+    searched root are the mirror step's magnet (None: the uniform policy); it
+    is asked once per move round for all roots, and never changes the search.
+    """
+    if magnet is not None and cfg.target != "mirror":
+        raise ValueError(f"a magnet needs the mirror target, not {cfg.target!r}")
     t0 = time.perf_counter()
     stats = SelfPlayStats()
     started, records, fills = 0, [], []
@@ -116,7 +125,7 @@ def play(game: Game, evaluator: Evaluator, cfg: SelfPlayConfig, games: int,
                     _to_decision(slots[i].state, rng)
         live = [s for s in slots if s is not None]
         if live:
-            fills.append(_move_all(game, evaluator, cfg, live, rng, stats))
+            fills.append(_move_all(game, evaluator, cfg, live, rng, stats, magnet))
     stats.seconds = time.perf_counter() - t0
     stats.batch_fill = float(np.mean(fills)) if fills else 0.0
     pos = Positions.concat(records)
@@ -150,9 +159,23 @@ def _worlds(slot: _Slot, view, n: int, rng, stats: SelfPlayStats) -> np.ndarray:
     return worlds
 
 
-def _move_all(game, evaluator, cfg, live: list[_Slot], rng, stats) -> float:
+def _root_masks(game: Game, views) -> np.ndarray:
+    """Legal-action masks bool[len(views), num_actions] of the searched roots."""
+    masks = np.zeros((len(views), game.num_actions), dtype=np.bool_)
+    for i, view in enumerate(views):
+        masks[i, list(view.legal_actions)] = True
+    return masks
+
+
+def _move_all(game, evaluator, cfg, live: list[_Slot], rng, stats,
+              magnet: Evaluator | None = None) -> float:
     """One searched move in every live slot; returns the mean batch fill."""
     views = [s.state.view(s.state.current_player()) for s in live]
+    masks = _root_masks(game, views)
+    rho = None
+    if magnet is not None:  # the magnet's policy at every root, in one call
+        tensors = np.stack([v.tensor().reshape(-1) for v in views]).astype(np.float32)
+        rho, _ = magnet.evaluate(tensors, masks)
     worlds = np.stack([_worlds(s, v, cfg.simulations, rng, stats)
                        for s, v in zip(live, views, strict=True)])
     # The trainer knows the truth: check the first slot's belief against it (logging
@@ -166,10 +189,9 @@ def _move_all(game, evaluator, cfg, live: list[_Slot], rng, stats) -> float:
     batch.run(evaluator, cfg.simulations)
     stats.evaluations += batch.evaluations
     for b, (slot, view) in enumerate(zip(live, views, strict=True)):
-        pi = batch.target_policy(b, cfg.target, cfg.mirror_eta, cfg.mirror_alpha).astype(np.float32)
-        mask = np.zeros(game.num_actions, dtype=np.bool_)
-        mask[list(view.legal_actions)] = True
-        slot.record.add(view.tensor(), mask, pi, view.player)
+        pi = batch.target_policy(b, cfg.target, cfg.mirror_eta, cfg.mirror_alpha,
+                                 None if rho is None else rho[b]).astype(np.float32)
+        slot.record.add(view.tensor(), masks[b], pi, view.player)
         if cfg.puct.value_view == "searcher":
             _add_value_views(game, slot, view.player)
         if slot.moves < cfg.temperature_moves:

@@ -29,6 +29,8 @@ class SearchCfg:
     tree: str = "mo"  # mo: one tree per player; so: one tree of the searcher
     opponents: str = "puct"  # puct; prior: opponents play the network policy; evaluate: all do
     value_view: str = "searcher"  # whose view values a leaf for the searcher: searcher or actor
+    root_selection: str = "puct"  # root moves by PUCT, or uniform: visited in turn, so their
+    #   mean values are unbiased (PUCT's abandon unlucky moves); needs target=mirror
     dirichlet_alpha: float = 0.3  # root noise concentration (self-play only)
     dirichlet_eps: float = 0.25  # root noise weight (self-play only)
     temperature_moves: int = 4  # first moves of a game sampled from the target, then argmax
@@ -36,6 +38,12 @@ class SearchCfg:
     mirror_eta: float = 2.0  # step size of the mirror target, per unit of value in [-1, 1]
     mirror_alpha: float = 0.0  # magnet weight of the mirror target (0: plain Hedge step)
     mirror_alpha_final: float | None = None  # if set: cosine decay of mirror_alpha to this
+    magnet: str = "uniform"  # magnet of the mirror target: uniform, or network (a snapshot
+    #   of the network's policy, replaced every magnet_every iterations: R-NaD's moving
+    #   magnet, whose fixed points approach Nash instead of a regularised equilibrium)
+    magnet_every: int = 10  # magnet=network: iterations between magnet snapshots
+    planner_eta: float | None = None  # mirror step of the planner (evaluation, checkpoints'
+    #   planner knobs); null: mirror_eta. Near equilibrium its step along noisy q is noise
 
 
 @dataclass
@@ -154,7 +162,7 @@ def validate(cfg: TrainConfig) -> None:
     """Raise `IszError` naming the first bad value and what is allowed."""
     from isz.agents import agent_names
     from isz.belief import belief_names
-    from isz.search.puct_driver import OPPONENT_MODES, POLICY_TARGETS
+    from isz.search.puct_driver import OPPONENT_MODES, POLICY_TARGETS, ROOT_SELECTIONS
 
     s, t = cfg.search, cfg.trainer
     check_int("search.simulations", s.simulations, lo=1)
@@ -162,10 +170,17 @@ def validate(cfg: TrainConfig) -> None:
     check_choice("search.opponents", s.opponents, OPPONENT_MODES)
     check_choice("search.value_view", s.value_view, ("searcher", "actor"))
     check_choice("search.target", s.target, POLICY_TARGETS)
+    check_choice("search.root_selection", s.root_selection, ROOT_SELECTIONS)
+    if s.root_selection == "uniform" and s.target != "mirror":
+        raise IszError(f"search.root_selection=uniform needs search.target=mirror (got "
+                       f"{s.target!r}): equal root visits are no policy target")
     _positive("search.mirror_eta", s.mirror_eta)
+    if s.planner_eta is not None:
+        _positive("search.planner_eta (or null)", s.planner_eta)
     _non_negative("search.mirror_alpha", s.mirror_alpha)
     if s.mirror_alpha_final is not None:
         _non_negative("search.mirror_alpha_final (or null)", s.mirror_alpha_final)
+    _validate_magnet(cfg)
     check_choice("belief.policy", cfg.belief.policy, ("network", "uniform"))
     check_int("search.temperature_moves", s.temperature_moves, lo=0)
     if not 0 <= s.dirichlet_eps <= 1:
@@ -190,6 +205,28 @@ def validate(cfg: TrainConfig) -> None:
     _validate_actors(cfg)
     for name in t.eval_opponents:
         check_choice("trainer.eval_opponents entry", name, agent_names())
+
+
+MAGNETS = ("uniform", "network")
+
+
+def _validate_magnet(cfg: TrainConfig) -> None:
+    """``search.magnet``/``magnet_every``: a network magnet needs the mirror target, a
+    magnet weight > 0 (else the magnet does nothing) and self-play in this process."""
+    s = cfg.search
+    check_choice("search.magnet", s.magnet, MAGNETS)
+    check_int("search.magnet_every", s.magnet_every, lo=1)
+    if s.magnet != "network":
+        return
+    if s.target != "mirror":
+        raise IszError(f"search.magnet=network needs search.target=mirror (got "
+                       f"{s.target!r}): the magnet is part of the mirror step")
+    if s.mirror_alpha <= 0:
+        raise IszError(f"search.magnet=network needs search.mirror_alpha > 0 (got "
+                       f"{s.mirror_alpha!r}): with no magnet weight the magnet does nothing")
+    if cfg.trainer.actors:
+        raise IszError(f"search.magnet=network runs only with trainer.actors=0 (got "
+                       f"{cfg.trainer.actors}): actors do not receive the magnet yet")
 
 
 def _validate_actors(cfg: TrainConfig) -> None:

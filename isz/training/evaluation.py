@@ -26,12 +26,15 @@ from isz.search.evaluator import evaluator_policy
 def planner_knobs(cfg, final: str = "most_visits") -> dict:
     """`PUCTAgent` knobs of the planner as the run ``cfg`` evaluates it (also stored
     in every checkpoint, so `isz.load_planner` plays as trained by default). With
-    the ``mirror`` target it plays the mixed improved policy it was trained on."""
+    the ``mirror`` target it plays the mixed improved policy it was trained on (with
+    the step ``search.planner_eta`` when set)."""
     s = cfg.search
     return {"iterations": s.simulations, "c_puct": s.c_puct, "fpu": s.fpu, "tree": s.tree,
             "belief": cfg.belief.spec(), "belief_policy": cfg.belief.policy,
             "final": "mirror" if s.target == "mirror" else final,
-            "opponents": s.opponents, "value_view": s.value_view, "mirror_eta": s.mirror_eta}
+            "opponents": s.opponents, "value_view": s.value_view,
+            "mirror_eta": s.mirror_eta if s.planner_eta is None else s.planner_eta,
+            "root_selection": s.root_selection}
 
 
 def planner(game: Game, model: PolicyValueNet, cfg, device,

@@ -1,5 +1,7 @@
 """What a run tells its user: TensorBoard scalars (prefixes loss/, selfplay/, eval/,
-belief/, perf/), progress of every long step, and where everything went.
+belief/, perf/), the same scalars with the run's counters as one JSON line per
+iteration in ``<run_dir>/metrics.jsonl``, progress of every long step, and where
+everything went.
 
 Progress: a tqdm bar over iterations with a bar per step under it (self-play,
 training steps, evaluation, exploitability) where stderr is a terminal; else,
@@ -8,6 +10,8 @@ one line per iteration on stdout and `isz.progress` lines for long steps.
 
 from __future__ import annotations
 
+import json
+import math
 import os
 import shutil
 import sys
@@ -35,6 +39,23 @@ def _short(path: Path) -> str:
         return str(path)
 
 
+METRICS = "metrics.jsonl"  # one JSON object per iteration, in the run folder
+
+
+def read_metrics(path: Path) -> list[dict]:
+    """The records of a ``metrics.jsonl`` in iteration order (a torn last line, from a
+    kill while it was written, is skipped)."""
+    out = []
+    for line in Path(path).read_text().splitlines():
+        try:
+            rec = json.loads(line)
+        except ValueError:
+            continue
+        if isinstance(rec, dict) and isinstance(rec.get("iteration"), int):
+            out.append(rec)
+    return out
+
+
 class RunLogger:
     """Writes scalars once per iteration; hyperparameters once per run; prints progress."""
 
@@ -47,6 +68,10 @@ class RunLogger:
             self.writer = SummaryWriter(log_dir=str(run_dir / "tb"), purge_step=start + 1)
         self.start_iteration = start
         self.bar = None
+        self.metrics = self.run_dir / METRICS
+        if self.metrics.exists():  # like purge_step: drop iterations a kill interrupted
+            keep = [r for r in read_metrics(self.metrics) if r["iteration"] <= start]
+            self.metrics.write_text("".join(json.dumps(r) + "\n" for r in keep))
 
     def say(self, line: str) -> None:
         """A line on stdout that does not break the bars."""
@@ -87,7 +112,15 @@ class RunLogger:
         if self.writer:
             self.writer.add_text("hyperparameters", "```\n" + text + "\n```", 0)
 
-    def iteration(self, it: int, scalars: dict[str, float]) -> None:
+    def iteration(self, it: int, scalars: dict[str, float],
+                  counters: dict[str, float] | None = None) -> None:
+        """Scalars of iteration ``it`` (TensorBoard, metrics.jsonl, the progress line);
+        ``counters``: the run's totals so far (games, positions, seconds...) for the JSON."""
+        rec = {**(counters or {}), "iteration": it}
+        rec.update({k: float(v) for k, v in scalars.items()
+                    if v is not None and math.isfinite(v)})
+        with self.metrics.open("a") as f:
+            f.write(json.dumps(rec) + "\n")
         if self.writer:
             for k, v in scalars.items():
                 if v is not None and v == v:

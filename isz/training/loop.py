@@ -2,8 +2,11 @@
 
 Each iteration: batched self-play with the current network (every seat
 searches from its own view) -> positions into the replay buffer -> gradient
-steps -> (every ``eval_every``) arena evaluation -> an atomic checkpoint of
-everything. Running it again on the same run folder resumes where it stopped.
+steps -> (with ``search.magnet=network``, every ``magnet_every`` iterations: the
+mirror target's magnet becomes a snapshot of the network) -> (every
+``eval_every``) arena evaluation -> an atomic checkpoint of everything, and a
+line in ``metrics.jsonl``. Running it again on the same run folder resumes
+where it stopped.
 With ``trainer.actors >= 1`` the positions come from Ray actors that play on
 while the learner trains (`isz.training.source`); the rest is the same loop.
 """
@@ -39,7 +42,7 @@ def _selfplay_cfg(cfg: TrainConfig) -> SelfPlayConfig:
     s = cfg.search
     puct = PUCTConfig(c_puct=s.c_puct, fpu=s.fpu, tree=s.tree, dirichlet_alpha=s.dirichlet_alpha,
                       dirichlet_eps=s.dirichlet_eps, opponents=s.opponents,
-                      value_view=s.value_view)
+                      value_view=s.value_view, root_selection=s.root_selection)
     return SelfPlayConfig(parallel_games=cfg.selfplay.parallel_games,
                           simulations=s.simulations, temperature_moves=s.temperature_moves,
                           belief=cfg.belief.spec(), belief_policy=cfg.belief.policy,
@@ -109,6 +112,11 @@ def train(cfg: TrainConfig) -> dict[str, float]:
         log.nothing_left(st.counters["iteration"], run_dir / RESULTS)
         log.close()
         return run_state.read_results(run_dir / RESULTS)
+    if cfg.search.magnet == "network":
+        if st.magnet is None:  # a fresh run (or one that had no magnet): the current net
+            st.snapshot_magnet(st.counters["iteration"])
+    else:
+        st.magnet = None
     log.start(st.resumed)
     if not st.resumed:
         log.hparams(OmegaConf.to_yaml(OmegaConf.structured(cfg)))
@@ -132,6 +140,7 @@ def _iterate(cfg: TrainConfig, game, st, device, log: RunLogger, source) -> dict
         it = st.counters["iteration"] + 1
         t_it = time.perf_counter()
         alpha = mirror_alpha_at(cfg, it)
+        magnet_iteration = st.magnet_iteration
         with log.step(f"self-play {it}", cfg.selfplay.games_per_iteration, "games") as bar:
             pos, stats, scalars = source.collect(
                 st, dataclasses.replace(sp_cfg, mirror_alpha=alpha),
@@ -145,8 +154,11 @@ def _iterate(cfg: TrainConfig, game, st, device, log: RunLogger, source) -> dict
         scalars.update({f"belief/{k}": v for k, v in stats.belief_scalars().items()})
         with log.step(f"training {it}", t.steps_per_iteration, "steps") as bar:
             scalars.update(_learn(st, cfg, device, bar))
+        if st.magnet is not None and it % cfg.search.magnet_every == 0:
+            st.snapshot_magnet(it)  # the magnet of the next magnet_every iterations
         source.publish(st.model, it)
-        scalars["perf/system_positions_per_s"] = stats.positions / (time.perf_counter() - t_it)
+        work_s = time.perf_counter() - t_it
+        scalars["perf/system_positions_per_s"] = stats.positions / work_s
         scalars["perf/replay_ratio"] = \
             st.counters["steps"] * t.batch_size / max(st.buffer.total_added, 1)
         final = it == t.iterations
@@ -156,16 +168,23 @@ def _iterate(cfg: TrainConfig, game, st, device, log: RunLogger, source) -> dict
                                     step=log.step))
         if cfg.search.target == "mirror":
             scalars["selfplay/mirror_alpha"] = alpha
+        if cfg.search.magnet == "network":  # the magnet this iteration's targets used
+            scalars["selfplay/magnet_iteration"] = magnet_iteration
         score = _best_key(scalars, t)
         is_best = score is not None and score > st.best_score
         if is_best:
             st.best_score = score
         st.counters["iteration"] = it
-        if final:  # before the checkpoint: a kill in between re-runs this iteration
+        st.seconds["work"] += work_s
+        st.seconds["elapsed"] += time.perf_counter() - t_it
+        # results and the metrics line before the checkpoint: a kill in between re-runs
+        # this iteration (and a resume drops the metrics lines past the checkpoint)
+        if final:
             run_state.write_results(run_dir / RESULTS, st, scalars)
+        log.iteration(it, scalars, {**st.counters, **{f"{k}_s": v
+                                                       for k, v in st.seconds.items()}})
         run_state.save(run_dir, st, game, model_cfg, t.checkpoint_every, t.keep_last, is_best,
                        planner_knobs(cfg))
-        log.iteration(it, scalars)
     return scalars
 
 

@@ -1,7 +1,8 @@
 """Everything a run needs to continue after a kill: saved atomically each iteration.
 
 A run folder holds ``checkpoints/last.pt`` (network, optimizer, scheduler,
-counters, RNG states and the name of its replay-buffer file), the buffer
+counters, RNG states, seconds spent, the mirror target's network magnet if the
+run has one, and the name of its replay-buffer file), the buffer
 ``checkpoints/buffer-<iteration>.npz`` it names, numbered checkpoints
 ``iter-<n>.pt`` (the last ``keep_last``) and ``best.pt``; a finished run also
 ``results.json`` (its final evaluation, written before the last checkpoint). The buffer is
@@ -12,6 +13,7 @@ nothing lost but the unfinished iteration.
 
 from __future__ import annotations
 
+import copy
 import json
 import shutil
 from dataclasses import dataclass, field
@@ -41,6 +43,17 @@ class RunState:
                                                    "positions": 0, "steps": 0})
     best_score: float = float("-inf")  # higher is better (see loop._best_key)
     resumed: bool = False
+    magnet: PolicyValueNet | None = None  # search.magnet=network: the snapshot in use
+    magnet_iteration: int = 0  # the iteration after which ``magnet`` was taken (0: init)
+    # wall seconds over the run's life (resumes included): everything, and self-play
+    # plus learning alone (no evaluation), the x axis of exploitability vs work
+    seconds: dict = field(default_factory=lambda: {"elapsed": 0.0, "work": 0.0})
+
+    def snapshot_magnet(self, iteration: int) -> None:
+        """The magnet becomes a frozen copy of the current network, as it stands after
+        ``iteration`` (R-NaD's moving magnet)."""
+        self.magnet = copy.deepcopy(self.model).eval().requires_grad_(False)
+        self.magnet_iteration = int(iteration)
 
 
 def _opt(model, tcfg):
@@ -71,6 +84,12 @@ def resume(path: Path, game: Game, model_cfg: ModelConfig, tcfg, device) -> RunS
     buffer = ReplayBuffer.load(path.parent / extra["buffer_file"])
     st = RunState(model, opt, sched, buffer, rng, dict(ckpt["counters"]),
                   float(extra["best_score"]), resumed=True)
+    st.seconds.update({k: float(v) for k, v in dict(extra.get("seconds") or {}).items()})
+    if extra.get("magnet") is not None:
+        magnet = build_model(game, ModelConfig.from_dict(ckpt["model_config"])).to(device)
+        magnet.load_state_dict(extra["magnet"]["state"])
+        st.magnet = magnet.eval().requires_grad_(False)
+        st.magnet_iteration = int(extra["magnet"]["iteration"])
     return st
 
 
@@ -87,7 +106,10 @@ def save(run_dir: Path, st: RunState, game: Game, model_cfg: ModelConfig, keep_e
     extra = {"scheduler": json.dumps(st.scheduler.state_dict()),
              "rng": json.dumps(st.rng.bit_generator.state),
              "torch_rng": torch.get_rng_state(), "buffer_file": buf_name,
-             "best_score": float(st.best_score), "planner": dict(planner or {})}
+             "best_score": float(st.best_score), "planner": dict(planner or {}),
+             "seconds": {k: float(v) for k, v in st.seconds.items()},
+             "magnet": None if st.magnet is None else
+             {"state": st.magnet.state_dict(), "iteration": int(st.magnet_iteration)}}
     last = save_checkpoint(ck / "last.pt", model=st.model, game=game, model_cfg=model_cfg,
                            optimizer=st.optimizer, counters=st.counters, extra=extra)
     if it % keep_every == 0:

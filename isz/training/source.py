@@ -20,7 +20,8 @@ from isz.types import IszError
 
 
 class InProcessSelfPlay:
-    """Today's loop: play ``games`` now, with the current weights, on the learner's device."""
+    """Today's loop: play ``games`` now, with the current weights (and the run's
+    network magnet, if any), on the learner's device."""
 
     def __init__(self, game, device):
         self.game, self.device = game, device
@@ -28,7 +29,9 @@ class InProcessSelfPlay:
     def collect(self, st, sp_cfg: SelfPlayConfig, games: int,
                 progress: Callable[[int], None] | None = None):
         evaluator = NetworkEvaluator(st.model, self.device)
-        pos, stats = play(self.game, evaluator, sp_cfg, games, st.rng, progress=progress)
+        magnet = None if st.magnet is None else NetworkEvaluator(st.magnet, self.device)
+        pos, stats = play(self.game, evaluator, sp_cfg, games, st.rng, progress=progress,
+                          magnet=magnet)
         return pos, stats, {}
 
     def publish(self, model, version: int) -> None:

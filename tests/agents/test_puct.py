@@ -93,3 +93,9 @@ def test_bad_puct_knobs():
         isz.make_agent("puct_ismcts", game, tree="forest")
     with pytest.raises(isz.IszError, match="c_puct"):
         isz.make_agent("puct_ismcts", game, c_puct=-1)
+    with pytest.raises(isz.IszError, match="root_selection"):
+        isz.make_agent("puct_ismcts", game, root_selection="random")
+    with pytest.raises(isz.IszError, match="root_selection='uniform' needs final='mirror'"):
+        isz.make_agent("puct_ismcts", game, root_selection="uniform")
+    agent = isz.make_agent("puct_ismcts", game, root_selection="uniform", final="mirror")
+    assert agent.cfg.root_selection == "uniform"

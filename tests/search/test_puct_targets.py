@@ -111,3 +111,56 @@ def test_better_move_gains_probability_and_magnet_pulls_to_uniform():
     assert plain[better] > 0.5
     # a huge magnet weight flattens the step back toward uniform
     assert abs(batch.mirror_policy(0, 2.0, 100.0)[better] - 0.5) < abs(plain[better] - 0.5)
+
+
+def test_magnet_enters_the_mirror_step_as_log_rho():
+    batch, _ = _p0_batch(64, seed=3, opponents="evaluate")
+    batch.run(KuhnSeatEvaluator(prior=(0.3, 0.7)), 64)
+    stats = batch.root_stats(0)
+    q = np.array([2 * stats[a][1] - 1 for a in (PASS, BET)])
+    eta, alpha, rho = 2.0, 0.5, np.array([0.9, 0.1])
+    expected = _softmax((np.log([0.3, 0.7]) + eta * q + alpha * eta * np.log(rho))
+                        / (1 + alpha * eta))
+    np.testing.assert_allclose(batch.mirror_policy(0, eta, alpha, rho), expected, rtol=1e-6)
+    np.testing.assert_allclose(batch.target_policy(0, "mirror", eta, alpha, rho), expected,
+                               rtol=1e-6)
+    # a uniform magnet is the default one; unnormalised magnets are normalised
+    np.testing.assert_allclose(batch.mirror_policy(0, eta, alpha, np.array([0.5, 0.5])),
+                               batch.mirror_policy(0, eta, alpha), rtol=1e-9)
+    np.testing.assert_allclose(batch.mirror_policy(0, eta, alpha, 3 * rho), expected,
+                               rtol=1e-6)
+    # a heavy magnet pins the target to the magnet itself, whatever q and the prior say
+    np.testing.assert_allclose(batch.mirror_policy(0, eta, 1e6, rho), rho, atol=1e-4)
+    with pytest.raises(ValueError, match="magnet must be probabilities"):
+        batch.mirror_policy(0, eta, alpha, np.array([-1.0, 2.0]))
+
+
+def _facing_a_bet(seed: int, sims: int, root_selection: str):
+    """Player 1 holds the queen and faces a bet from a jack or a king, half each: calling
+    wins or loses 2 chips (q = +-1, mean 0), folding loses 1 (q = -0.5). The network
+    folds 99%: PUCT tries the call once or twice and keeps an unlucky first sample."""
+    game = isz.make_game("kuhn_poker")
+    worlds = []
+    for opp in (0, 2):
+        s = game.new_initial_state()
+        s.apply_action(opp)
+        s.apply_action(1)
+        s.apply_action(BET)
+        worlds.append(s.data)
+    order = np.random.default_rng(seed).permutation(np.repeat([0, 1], sims // 2))
+    batch = PUCTBatch(game, PUCTConfig(opponents="evaluate", root_selection=root_selection),
+                      np.stack([worlds[i] for i in order])[None], [1], seed=seed)
+    batch.run(KuhnSeatEvaluator(prior=(0.99, 0.01)), sims)
+    return batch.root_stats(0)
+
+
+def test_uniform_root_visits_moves_in_turn_and_its_means_are_unbiased():
+    stats = _facing_a_bet(0, 64, "uniform")
+    assert sorted(n for n, _ in stats.values()) == [31, 32]  # 63 after the root's own
+    calls = {mode: [2 * _facing_a_bet(s, 64, mode)[BET][1] - 1 for s in range(200)]
+             for mode in ("puct", "uniform")}
+    # on-policy q of the call is 0: PUCT's mean is far below it, turn-taking's is not
+    # (200 searches of ~32 samples each: standard error about 0.013)
+    assert np.mean(calls["puct"]) < -0.2
+    assert abs(np.mean(calls["uniform"])) < 0.05
+    assert all(_facing_a_bet(s, 64, "uniform")[PASS][1] == 0.25 for s in range(3))

@@ -66,3 +66,38 @@ def test_positions_per_second_counts_decisions_only():
     pos, stats = play(game, UniformEvaluator(2), cfg, 10, np.random.default_rng(1))
     assert len(pos) == 2 * stats.positions
     assert stats.positions == int((pos.policies.sum(axis=1) > 0).sum())
+
+
+class FixedPrior:
+    """An evaluator whose priors are ``prior`` on the legal moves: a stand-in magnet."""
+
+    def __init__(self, prior):
+        self.prior = np.asarray(prior, dtype=np.float32)
+        self.rows = 0
+
+    def evaluate(self, tensors, masks):
+        self.rows += len(tensors)
+        p = masks * self.prior
+        return p / p.sum(axis=1, keepdims=True), np.zeros((len(masks), 2), np.float32)
+
+
+def test_mirror_targets_use_the_magnet_evaluator():
+    game = isz.make_game("kuhn_poker")
+
+    def targets(magnet, alpha):
+        cfg = SelfPlayConfig(parallel_games=4, simulations=16, target="mirror",
+                             mirror_alpha=alpha, puct=PUCTConfig(opponents="evaluate"))
+        pos, _ = play(game, UniformEvaluator(2), cfg, 8, np.random.default_rng(0),
+                      magnet=magnet)
+        return pos.policies[pos.policies.sum(axis=1) > 0]
+
+    magnet = FixedPrior([0.8, 0.2])
+    pinned = targets(magnet, 1e6)  # the magnet's weight dominates: targets = magnet
+    np.testing.assert_allclose(pinned, np.tile([0.8, 0.2], (len(pinned), 1)), atol=1e-4)
+    assert magnet.rows == len(pinned)  # asked once per searched root
+    # a uniform magnet evaluator gives exactly the default (uniform-magnet) targets
+    np.testing.assert_allclose(targets(FixedPrior([0.5, 0.5]), 0.1), targets(None, 0.1),
+                               rtol=1e-6)
+    with pytest.raises(ValueError, match="magnet needs the mirror target"):
+        play(game, UniformEvaluator(2), SelfPlayConfig(target="visits"), 1,
+             np.random.default_rng(0), magnet=magnet)

@@ -1,0 +1,250 @@
+"""Exploitability against work done: training runs next to OpenSpiel's CFR.
+
+    .venv/bin/python scripts/nash_curves.py --run "kuhn_nash=runs/kuhn_nash_s*" \\
+        --run "magnet=runs/kuhn_magnet_s*" --output docs/results/kuhn_nash_curves \\
+        --png docs/kuhn_nash_curves.png
+
+Each ``--run LABEL=GLOB`` names the run folders of one recipe (one per training
+seed); their ``metrics.jsonl`` give, at every evaluated iteration, the exact
+exploitability of the planner (``eval/exploitability``) and of the raw network
+(``eval/exploitability_net``) against the positions generated so far (searched
+decisions, ``positions``) and the wall seconds of self-play and learning
+(``work_s``; evaluation excluded). Seeds are aligned by iteration: the curve is
+their mean, with the minimum and maximum.
+
+CFR (``pyspiel.CFRSolver``, OpenSpiel's C++ vanilla CFR, alternating updates):
+the exploitability of its average policy (and of its current policy, CFR's own
+last iterate) after each iteration, against positions = iterations x 2 x the
+game's decision histories (one walk of the tree per player per iteration) and
+its wall seconds on this machine.
+
+Writes ``OUTPUT.json`` (every curve) and ``OUTPUT.csv`` (one row per point);
+``--png`` draws both panels (log-log) with Pillow, the only plotting library
+isz's environment has.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import glob
+import json
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from isz.training.logging import METRICS, read_metrics  # noqa: E402
+from isz.types import IszError  # noqa: E402
+
+KEYS = {"planner": "eval/exploitability", "net": "eval/exploitability_net"}
+
+
+def run_curves(label: str, pattern: str) -> dict:
+    """Mean/min/max over the seeds (run folders matching ``pattern``) at every iteration
+    all of them evaluated."""
+    dirs = sorted(d for d in glob.glob(pattern) if (Path(d) / METRICS).is_file())
+    if not dirs:
+        raise IszError(f"--run {label}={pattern}: no run folder with a {METRICS}")
+    per_seed = []
+    for d in dirs:
+        rows = {r["iteration"]: r for r in read_metrics(Path(d) / METRICS)
+                if KEYS["planner"] in r}
+        per_seed.append(rows)
+    its = sorted(set.intersection(*(set(r) for r in per_seed)))
+    out = {"label": label, "runs": dirs, "iteration": its}
+    for axis in ("positions", "work_s", "games"):
+        out[axis] = [float(np.mean([r[i][axis] for r in per_seed])) for i in its]
+    for who, key in KEYS.items():
+        vals = np.array([[r[i].get(key, np.nan) for i in its] for r in per_seed])
+        out[who] = {"mean": vals.mean(0).tolist(), "min": vals.min(0).tolist(),
+                    "max": vals.max(0).tolist(), "seeds": vals.tolist()}
+    return out
+
+
+def cfr_curve(game_name: str, iterations: int) -> dict:
+    """OpenSpiel CFR's exploitability (average and current policy) per iteration."""
+    import pyspiel
+
+    from isz.evaluation.exploitability import game_tree
+    from isz.games.registry import make_game
+
+    tree = game_tree(make_game(game_name))
+    decisions = sum(p >= 0 for p in tree.player)
+    game = pyspiel.load_game(game_name)
+    solver = pyspiel.CFRSolver(game)
+    marks = sorted(set(np.unique(np.geomspace(1, iterations, 60).astype(int)).tolist()))
+    out = {"label": "CFR (OpenSpiel)", "iteration": [], "positions": [], "work_s": [],
+           "average": [], "current": [], "decision_histories": decisions}
+    spent, done = 0.0, 0
+    for m in marks:
+        t0 = time.perf_counter()
+        while done < m:
+            solver.evaluate_and_update_policy()
+            done += 1
+        spent += time.perf_counter() - t0  # exploitability evaluation not counted
+        out["iteration"].append(m)
+        out["positions"].append(2 * decisions * m)
+        out["work_s"].append(spent)
+        out["average"].append(pyspiel.exploitability(game, solver.average_policy()))
+        out["current"].append(pyspiel.exploitability(game, solver.current_policy()))
+    return out
+
+
+def write_csv(path: Path, runs: list[dict], cfr: dict) -> None:
+    with path.open("w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(["curve", "iteration", "positions", "work_s", "exploitability_mean",
+                    "exploitability_min", "exploitability_max"])
+        for r in runs:
+            for who in KEYS:
+                for i, it in enumerate(r["iteration"]):
+                    w.writerow([f"{r['label']} ({who})", it, r["positions"][i],
+                                f"{r['work_s'][i]:.3f}", f"{r[who]['mean'][i]:.6f}",
+                                f"{r[who]['min'][i]:.6f}", f"{r[who]['max'][i]:.6f}"])
+        for who in ("average", "current"):
+            for i, it in enumerate(cfr["iteration"]):
+                v = f"{cfr[who][i]:.6f}"
+                w.writerow([f"CFR ({who} policy)", it, cfr["positions"][i],
+                            f"{cfr['work_s'][i]:.6f}", v, v, v])
+
+
+COLORS = [(31, 119, 180), (214, 39, 40), (44, 160, 44), (148, 103, 189), (255, 127, 14),
+          (140, 86, 75)]
+CFR_COLOR = (60, 60, 60)
+
+
+class _Panel:
+    """One log-log panel of the figure: data coordinates to pixels, axes and ticks."""
+
+    def __init__(self, draw, box, xlim, ylim, font):
+        self.d, self.box, self.font = draw, box, font
+        self.lx = np.log10(xlim)
+        self.ly = np.log10(ylim)
+
+    def xy(self, x, y):
+        x0, y0, x1, y1 = self.box
+        fx = (np.log10(x) - self.lx[0]) / (self.lx[1] - self.lx[0])
+        fy = (np.log10(y) - self.ly[0]) / (self.ly[1] - self.ly[0])
+        return x0 + fx * (x1 - x0), y1 - fy * (y1 - y0)
+
+    def axes(self, xlabel, ylabel, title):
+        x0, y0, x1, y1 = self.box
+        d, f = self.d, self.font
+        for e in range(int(np.floor(self.lx[0])), int(np.ceil(self.lx[1])) + 1):
+            if self.lx[0] - 1e-9 <= e <= self.lx[1] + 1e-9:
+                px, _ = self.xy(10.0 ** e, 10 ** self.ly[0])
+                d.line([(px, y0), (px, y1)], fill=(225, 225, 225))
+                d.text((px, y1 + 4), f"1e{e}", fill="black", font=f, anchor="mt")
+        for v in (0.0001, 0.0003, 0.001, 0.003, 0.01, 0.03, 0.1, 0.3, 1.0, 3.0):
+            if 10 ** self.ly[0] <= v <= 10 ** self.ly[1]:
+                _, py = self.xy(10 ** self.lx[0], v)
+                d.line([(x0, py), (x1, py)], fill=(225, 225, 225))
+                d.text((x0 - 4, py), f"{v:g}", fill="black", font=f, anchor="rm")
+        d.rectangle(self.box, outline="black")
+        d.text(((x0 + x1) / 2, y1 + 22), xlabel, fill="black", font=f, anchor="mt")
+        d.text(((x0 + x1) / 2, y0 - 8), title, fill="black", font=f, anchor="mb")
+        d.text((x0 - 6, y0 - 8), ylabel, fill="black", font=f, anchor="rb")
+
+    def line(self, xs, ys, color, width=2, dash=False):
+        """A polyline; ``dash``: drawn in 6-pixel dashes, with a dot at every point."""
+        pts = [self.xy(x, y) for x, y in zip(xs, ys, strict=True) if x > 0 and y > 0]
+        for a, b in zip(pts, pts[1:], strict=False):
+            if not dash:
+                self.d.line([a, b], fill=color, width=width)
+                continue
+            n = max(int(np.hypot(b[0] - a[0], b[1] - a[1]) // 6), 1)
+            for k in range(0, n, 2):
+                u, v = k / n, min(k + 1, n) / n
+                self.d.line([(a[0] + u * (b[0] - a[0]), a[1] + u * (b[1] - a[1])),
+                             (a[0] + v * (b[0] - a[0]), a[1] + v * (b[1] - a[1]))],
+                            fill=color, width=width)
+        if dash:
+            for x, y in pts:
+                self.d.ellipse([x - 3, y - 3, x + 3, y + 3], outline=color)
+
+    def band(self, xs, lo, hi, color):
+        pts = [self.xy(x, y) for x, y in zip(xs, hi, strict=True)] + \
+              [self.xy(x, y) for x, y in zip(xs[::-1], lo[::-1], strict=True)]
+        self.d.polygon(pts, fill=tuple(int(c + (255 - c) * 0.75) for c in color))
+
+
+def draw_png(path: Path, runs: list[dict], cfr: dict, game_name: str) -> None:
+    from PIL import Image, ImageDraw, ImageFont
+
+    img = Image.new("RGB", (1400, 620), "white")
+    d = ImageDraw.Draw(img)
+    font = ImageFont.load_default(size=14)
+    ys = [v for r in runs for w in KEYS for v in r[w]["min"] + r[w]["max"]]
+    ys += cfr["average"] + cfr["current"]
+    ylim = (max(min(ys), 1e-4) / 1.5, max(ys) * 1.5)
+    for k, (axis, xlabel) in enumerate((("positions", "positions generated (searched decisions; "
+                                         "CFR: 2 x decision histories per iteration)"),
+                                        ("work_s", "wall seconds (self-play + learning; "
+                                         "CFR: solver time)"))):
+        xs = [x for r in runs for x in r[axis]] + cfr[axis]
+        xs = [x for x in xs if x > 0]
+        p = _Panel(d, (90 + k * 690, 50, 650 + k * 690, 470), (min(xs) / 1.5, max(xs) * 1.5),
+                   ylim, font)
+        for i, r in enumerate(runs):
+            c = COLORS[i % len(COLORS)]
+            p.band(r[axis], r["planner"]["min"], r["planner"]["max"], c)
+        for i, r in enumerate(runs):
+            c = COLORS[i % len(COLORS)]
+            p.line(r[axis], r["planner"]["mean"], c, 3)
+            p.line(r[axis], r["net"]["mean"], c, 2, dash=True)
+        p.line(cfr[axis], cfr["average"], CFR_COLOR, 3)
+        p.line(cfr[axis], cfr["current"], CFR_COLOR, 1)
+        p.axes(xlabel, "exploitability", f"{game_name}: exploitability during training "
+               "(NashConv / 2, chips)")
+    y = 520
+    legend = [(COLORS[i % len(COLORS)], f"{r['label']}: planner mean over {len(r['runs'])} "
+               "seeds (band: min-max); dashed: raw network") for i, r in enumerate(runs)]
+    legend.append((CFR_COLOR, "CFR (OpenSpiel): average policy (thick), current policy "
+                   "(thin)"))
+    for i, (c, text) in enumerate(legend):
+        x = 90 + (i % 2) * 690
+        yy = y + (i // 2) * 22
+        d.line([(x, yy), (x + 30, yy)], fill=c, width=3)
+        d.text((x + 38, yy), text, fill="black", font=font, anchor="lm")
+    img.save(path)
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--run", action="append", required=True, metavar="LABEL=GLOB",
+                    help="a recipe's run folders (one per training seed)")
+    ap.add_argument("--game", default="kuhn_poker", help="game of the runs (CFR's game)")
+    ap.add_argument("--cfr-iterations", type=int, default=10000)
+    ap.add_argument("--output", required=True, help="path without suffix: .json and .csv")
+    ap.add_argument("--png", help="also draw the figure here")
+    a = ap.parse_args(argv)
+    try:
+        runs = []
+        for spec in a.run:
+            if "=" not in spec:
+                raise IszError(f"--run {spec!r}: expected LABEL=GLOB")
+            label, pattern = spec.split("=", 1)
+            runs.append(run_curves(label, pattern))
+        cfr = cfr_curve(a.game, a.cfr_iterations)
+    except IszError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    out = Path(a.output)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.with_suffix(".json").write_text(json.dumps({"game": a.game, "runs": runs, "cfr": cfr},
+                                                   indent=1))
+    write_csv(out.with_suffix(".csv"), runs, cfr)
+    if a.png:
+        draw_png(Path(a.png), runs, cfr, a.game)
+    print(f"wrote {out.with_suffix('.json')}, {out.with_suffix('.csv')}"
+          + (f", {a.png}" if a.png else ""))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
