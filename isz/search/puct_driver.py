@@ -172,6 +172,18 @@ class PUCTBatch:
             ch = int(nodes[ch, SIB])
         return out
 
+    def root_value(self, b: int) -> float:
+        """The searcher's value of search b's root: the visit-weighted mean score of
+        its root moves, mapped to [-1, 1] (``2 * score - 1``: the searching seat's
+        return, the value head's sign convention); 0.0 before any visit."""
+        nodes, total, visits = self.tree.nodes, 0.0, 0
+        ch = int(nodes[self.root(b), CHILD])
+        while ch != NONE:
+            visits += int(nodes[ch, VISITS])
+            total += float(self.tree.value[ch])
+            ch = int(nodes[ch, SIB])
+        return 2.0 * total / visits - 1.0 if visits else 0.0
+
     def visit_policy(self, b: int) -> np.ndarray:
         """Root visit distribution of search b: float32[num_actions] (the policy target)."""
         pi = np.zeros(self.game.num_actions, dtype=np.float32)

@@ -5,6 +5,13 @@ tensor (its own view only), its legal mask, the policy target of its search
 and, once the game ends, every player's return (the value target, in
 [-1, 1]). Value-only positions (another seat's view at the same decision)
 carry an all-zero policy target, which the policy loss skips.
+
+With ``value_target_q = lam > 0`` the acting seat's own entry of a decision
+row becomes ``(1 - lam) * z + lam * q``: ``z`` its final return, ``q`` its
+search's root value at that decision (both that seat's return in [-1, 1]).
+Every other entry, and every value-only row, keeps ``z``. The final return is
+shared by all ~100 rows of a game and is what a value head can memorise; ``q``
+differs from decision to decision.
 """
 
 from __future__ import annotations
@@ -47,18 +54,32 @@ class GameRecord:
     masks: list = field(default_factory=list)
     policies: list = field(default_factory=list)
     players: list = field(default_factory=list)
+    root_values: list = field(default_factory=list)  # the searcher's q per row (nan: none)
     returns: np.ndarray | None = None
 
-    def add(self, tensor: np.ndarray, mask: np.ndarray, policy: np.ndarray, player: int):
+    def add(self, tensor: np.ndarray, mask: np.ndarray, policy: np.ndarray, player: int,
+            root_value: float = float("nan")):
+        """One row; ``root_value``: the acting ``player``'s search value q in [-1, 1]
+        (nan for a value-only row)."""
         self.tensors.append(tensor.reshape(-1))
         self.masks.append(mask)
         self.policies.append(policy)
         self.players.append(player)
+        self.root_values.append(root_value)
 
-    def positions(self) -> Positions:
+    def positions(self, value_target_q: float = 0.0) -> Positions:
+        """The rows as `Positions`; value targets ``z``, the acting seat's entry of
+        each decision row mixed with its root value by ``value_target_q`` (module
+        docstring). ``value_target_q = 0`` gives ``z`` everywhere, untouched."""
         n = len(self.players)
+        players = np.asarray(self.players, dtype=np.int64)
+        returns = np.repeat(self.returns[None, :].astype(np.float32), n, axis=0)
+        if value_target_q > 0:
+            q = np.asarray(self.root_values, dtype=np.float64)
+            rows = np.flatnonzero(~np.isnan(q))
+            z = returns[rows, players[rows]].astype(np.float64)
+            returns[rows, players[rows]] = (1.0 - value_target_q) * z + value_target_q * q[rows]
         return Positions(np.asarray(self.tensors, dtype=np.float32).reshape(n, -1),
                          np.asarray(self.masks, dtype=np.bool_),
                          np.asarray(self.policies, dtype=np.float32),
-                         np.asarray(self.players, dtype=np.int64),
-                         np.repeat(self.returns[None, :].astype(np.float32), n, axis=0))
+                         players, returns)

@@ -7,6 +7,9 @@ pending leaves in one evaluator call (`isz.search.puct_driver.PUCTBatch`).
 Each position records its policy target (root visits, or the mirror-descent
 improved policy, see `PUCTBatch.mirror_policy`); moves are drawn from it for
 the first ``temperature_moves`` moves of a game, then its argmax is played.
+With ``value_target_q > 0`` the actor's value target mixes the final return
+with its search's root value (`isz.selfplay.records`); with
+``puct.rollouts`` the leaves are random playouts (uniform priors, no network).
 """
 
 from __future__ import annotations
@@ -39,6 +42,7 @@ class SelfPlayConfig:
     target: str = "visits"  # policy target and move law: visits, or mirror (see PUCTBatch)
     mirror_eta: float = 2.0  # step size of the mirror target
     mirror_alpha: float = 0.0  # magnet (uniform) weight of the mirror target
+    value_target_q: float = 0.0  # lam: the actor's value target (1 - lam) z + lam q (records)
     puct: PUCTConfig = PUCTConfig(dirichlet_eps=0.25)
 
 
@@ -105,7 +109,7 @@ def play(game: Game, evaluator: Evaluator, cfg: SelfPlayConfig, games: int,
             _to_decision(slot.state, rng)
             if slot.state.is_terminal():
                 slot.record.returns = np.asarray(slot.state.returns(), dtype=np.float32)
-                records.append(slot.record.positions())
+                records.append(slot.record.positions(cfg.value_target_q))
                 stats.games += 1
                 if progress:
                     progress(1)
@@ -169,7 +173,7 @@ def _move_all(game, evaluator, cfg, live: list[_Slot], rng, stats) -> float:
         pi = batch.target_policy(b, cfg.target, cfg.mirror_eta, cfg.mirror_alpha).astype(np.float32)
         mask = np.zeros(game.num_actions, dtype=np.bool_)
         mask[list(view.legal_actions)] = True
-        slot.record.add(view.tensor(), mask, pi, view.player)
+        slot.record.add(view.tensor(), mask, pi, view.player, batch.root_value(b))
         if cfg.puct.value_view == "searcher":
             _add_value_views(game, slot, view.player)
         if slot.moves < cfg.temperature_moves:

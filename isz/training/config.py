@@ -62,6 +62,10 @@ class SelfPlayCfg:
     device: str = "cpu"  # actors only (trainer.actors >= 1): cpu, or cuda (Ray places them)
     gpus_per_actor: float = 0.25  # actors on cuda: the GPU fraction each one asks Ray for
     chunk_games: int = 0  # actors only: games per streamed chunk (0 = parallel_games)
+    value_target_q: float = 0.0  # lam in [0, 1]: the actor's value target is (1 - lam) z +
+    #   lam q (z: final return, q: its search's root value); 0 = the final return only
+    rollout_iterations: int = 0  # first iterations whose self-play searches with random
+    #   playouts at the leaves and uniform priors (no network): q informative from the start
 
 
 @dataclass
@@ -177,6 +181,11 @@ def validate(cfg: TrainConfig) -> None:
     check_int("model.depth", cfg.model.depth, lo=0)
     check_int("selfplay.parallel_games", cfg.selfplay.parallel_games, lo=1)
     check_int("selfplay.games_per_iteration", cfg.selfplay.games_per_iteration, lo=1)
+    lam = cfg.selfplay.value_target_q
+    if isinstance(lam, bool) or not isinstance(lam, (int, float)) or not 0 <= lam <= 1:
+        raise IszError(f"selfplay.value_target_q must be a number in [0, 1] (0: final "
+                       f"return, 1: root value), got {lam!r}")
+    check_int("selfplay.rollout_iterations", cfg.selfplay.rollout_iterations, lo=0)
     for key in ("iterations", "steps_per_iteration", "batch_size", "buffer_size",
                 "final_eval_deals", "eval_deals", "eval_workers", "checkpoint_every",
                 "keep_last"):

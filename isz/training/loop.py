@@ -44,7 +44,16 @@ def _selfplay_cfg(cfg: TrainConfig) -> SelfPlayConfig:
                           simulations=s.simulations, temperature_moves=s.temperature_moves,
                           belief=cfg.belief.spec(), belief_policy=cfg.belief.policy,
                           target=s.target, mirror_eta=s.mirror_eta,
-                          mirror_alpha=s.mirror_alpha, puct=puct)
+                          mirror_alpha=s.mirror_alpha,
+                          value_target_q=float(cfg.selfplay.value_target_q), puct=puct)
+
+
+def selfplay_cfg_at(cfg: TrainConfig, sp_cfg: SelfPlayConfig, it: int) -> SelfPlayConfig:
+    """Self-play knobs of iteration ``it`` (1-based): the mirror magnet of
+    `mirror_alpha_at`, and random-playout leaves for the first
+    ``selfplay.rollout_iterations`` iterations."""
+    puct = dataclasses.replace(sp_cfg.puct, rollouts=it <= cfg.selfplay.rollout_iterations)
+    return dataclasses.replace(sp_cfg, mirror_alpha=mirror_alpha_at(cfg, it), puct=puct)
 
 
 def _learn(st, cfg: TrainConfig, device, progress: Progress) -> dict[str, float]:
@@ -131,11 +140,11 @@ def _iterate(cfg: TrainConfig, game, st, device, log: RunLogger, source) -> dict
     while st.counters["iteration"] < t.iterations:
         it = st.counters["iteration"] + 1
         t_it = time.perf_counter()
-        alpha = mirror_alpha_at(cfg, it)
+        it_cfg = selfplay_cfg_at(cfg, sp_cfg, it)
+        alpha = it_cfg.mirror_alpha
         with log.step(f"self-play {it}", cfg.selfplay.games_per_iteration, "games") as bar:
-            pos, stats, scalars = source.collect(
-                st, dataclasses.replace(sp_cfg, mirror_alpha=alpha),
-                cfg.selfplay.games_per_iteration, progress=bar.update)
+            pos, stats, scalars = source.collect(st, it_cfg, cfg.selfplay.games_per_iteration,
+                                                 progress=bar.update)
         st.buffer.add(pos)
         st.counters["games"] += stats.games
         st.counters["positions"] += stats.positions

@@ -1,0 +1,107 @@
+"""Value targets mixed with the search's root value (``value_target_q``) and
+self-play with random-playout leaves (``selfplay.rollout_iterations``)."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+import pytest
+
+import isz
+from isz import IszError
+from isz.belief import make_belief
+from isz.search.evaluator import UniformEvaluator
+from isz.search.puct_driver import PUCTBatch, PUCTConfig
+from isz.selfplay import SelfPlayConfig, play
+from isz.selfplay.records import GameRecord
+from isz.training.config import TrainConfig, validate
+from isz.training.loop import _selfplay_cfg, selfplay_cfg_at
+
+
+def _record() -> GameRecord:
+    r = GameRecord()
+    t, m, p = np.zeros(3, np.float32), np.ones(2, bool), np.array([1.0, 0.0], np.float32)
+    r.add(t, m, p, 0, 0.5)  # seat 0 decides, its search says 0.5
+    r.add(t, m, np.zeros(2, np.float32), 1)  # value-only row of seat 1
+    r.add(t, m, p, 1, -0.25)
+    r.returns = np.array([1.0, -1.0], np.float32)
+    return r
+
+
+def test_zero_mix_keeps_the_final_return():
+    pos = _record().positions(0.0)
+    np.testing.assert_array_equal(pos.returns, [[1, -1]] * 3)
+
+
+@pytest.mark.parametrize("lam", [0.25, 1.0])
+def test_mix_changes_only_the_actors_entry_of_decision_rows(lam):
+    pos = _record().positions(lam)
+    want = np.array([[(1 - lam) * 1 + lam * 0.5, -1], [1, -1],
+                     [1, (1 - lam) * -1 + lam * -0.25]], np.float32)
+    np.testing.assert_allclose(pos.returns, want, rtol=1e-6)
+
+
+def _kuhn(lam: float, rollouts: bool = False, seed: int = 0):
+    game = isz.make_game("kuhn_poker")
+    cfg = SelfPlayConfig(parallel_games=4, simulations=16, value_target_q=lam,
+                         puct=PUCTConfig(rollouts=rollouts))
+    return play(game, UniformEvaluator(2), cfg, 12, np.random.default_rng(seed))[0]
+
+
+@pytest.mark.parametrize("rollouts", [False, True])
+def test_root_value_targets_in_self_play(rollouts):
+    z, q = _kuhn(0.0, rollouts), _kuhn(1.0, rollouts)
+    # the knob changes the targets, never the games
+    for f in ("tensors", "masks", "policies", "players"):
+        np.testing.assert_array_equal(getattr(z, f), getattr(q, f))
+    rows = np.flatnonzero(z.policies.sum(axis=1) > 0)
+    actor = z.players[rows]
+    other = np.ones_like(z.returns, dtype=bool)
+    other[rows, actor] = False
+    np.testing.assert_array_equal(q.returns[other], z.returns[other])
+    qa = q.returns[rows, actor]
+    assert np.all(np.abs(qa) <= 1) and np.any(qa != z.returns[rows, actor])
+    assert len(np.unique(np.round(qa, 4))) > 3  # per decision, not per game
+
+
+def test_root_value_is_the_visit_weighted_mean():
+    game = isz.make_game("kuhn_poker")
+    st = game.new_initial_state()
+    while st.is_chance_node():
+        st.apply_action(st.sample_chance(np.random.default_rng(3)))
+    view = st.view(st.current_player())
+    worlds = make_belief("uniform", game).sample_many(view, 40, np.random.default_rng(4))
+    batch = PUCTBatch(game, PUCTConfig(rollouts=True), worlds[None], [view.player], 5)
+    batch.run(None, 40)
+    stats = batch.root_stats(0)
+    n = np.array([v[0] for v in stats.values()], float)
+    s = np.array([v[1] for v in stats.values()])
+    assert batch.root_value(0) == pytest.approx(float((n * (2 * s - 1)).sum() / n.sum()))
+
+
+@pytest.mark.parametrize("bad", [-0.1, 1.5, "half", True])
+def test_bad_mix_is_named(bad):
+    cfg = TrainConfig()
+    cfg.selfplay.value_target_q = bad
+    with pytest.raises(IszError, match=r"selfplay.value_target_q must be a number in \[0, 1\]"):
+        validate(cfg)
+
+
+def test_bad_rollout_iterations_is_named():
+    cfg = TrainConfig()
+    cfg.selfplay.rollout_iterations = -1
+    with pytest.raises(IszError, match="selfplay.rollout_iterations"):
+        validate(cfg)
+
+
+def test_rollout_iterations_come_first():
+    cfg = TrainConfig()
+    cfg.selfplay.rollout_iterations = 2
+    cfg.selfplay.value_target_q = 0.5
+    sp = _selfplay_cfg(cfg)
+    assert sp.value_target_q == 0.5
+    got = [selfplay_cfg_at(cfg, sp, it).puct.rollouts for it in (1, 2, 3)]
+    assert got == [True, True, False]
+    assert dataclasses.replace(selfplay_cfg_at(cfg, sp, 3), mirror_alpha=0.0) == \
+        dataclasses.replace(sp, mirror_alpha=0.0)
