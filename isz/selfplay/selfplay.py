@@ -56,6 +56,8 @@ class SelfPlayStats:
     belief_true_prob: list = field(default_factory=list)  # per sampled decision
     belief_entropy: list = field(default_factory=list)
     filters: FilterStats = field(default_factory=FilterStats)  # particle filters (recon)
+    final_returns: np.ndarray | None = None  # float32[N, P]: every row's z (the positions'
+    #   returns, before any value_target_q mix), for held-out value diagnostics
 
     def as_scalars(self) -> dict[str, float]:
         s = max(self.seconds, 1e-9)
@@ -95,7 +97,7 @@ def play(game: Game, evaluator: Evaluator, cfg: SelfPlayConfig, games: int,
     """Play ``games`` complete games; returns their positions and throughput figures."""
     t0 = time.perf_counter()
     stats = SelfPlayStats()
-    started, records, fills = 0, [], []
+    started, records, fills, finals = 0, [], [], []
     slots: list[_Slot | None] = []
     while started < games and len(slots) < cfg.parallel_games:
         slots.append(_Slot(game, [make_search_belief(cfg.belief, game, evaluator,
@@ -110,6 +112,7 @@ def play(game: Game, evaluator: Evaluator, cfg: SelfPlayConfig, games: int,
             if slot.state.is_terminal():
                 slot.record.returns = np.asarray(slot.state.returns(), dtype=np.float32)
                 records.append(slot.record.positions(cfg.value_target_q))
+                finals.append(np.repeat(slot.record.returns[None], len(records[-1]), axis=0))
                 stats.games += 1
                 if progress:
                     progress(1)
@@ -124,6 +127,7 @@ def play(game: Game, evaluator: Evaluator, cfg: SelfPlayConfig, games: int,
     stats.seconds = time.perf_counter() - t0
     stats.batch_fill = float(np.mean(fills)) if fills else 0.0
     pos = Positions.concat(records)
+    stats.final_returns = np.concatenate(finals).astype(np.float32)
     # decisions searched (value-only rows of the other seats are not counted)
     stats.positions = int(np.count_nonzero(pos.policies.sum(axis=1) > 0))
     return pos, stats

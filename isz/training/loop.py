@@ -28,7 +28,7 @@ from isz.selfplay import SelfPlayConfig
 from isz.training import run_state
 from isz.training.config import TrainConfig, validate
 from isz.training.evaluation import evaluate, planner_knobs
-from isz.training.learner import train_step
+from isz.training.learner import train_step, value_diagnostics
 from isz.training.logging import RunLogger
 from isz.training.source import open_source
 
@@ -145,6 +145,8 @@ def _iterate(cfg: TrainConfig, game, st, device, log: RunLogger, source) -> dict
         with log.step(f"self-play {it}", cfg.selfplay.games_per_iteration, "games") as bar:
             pos, stats, scalars = source.collect(st, it_cfg, cfg.selfplay.games_per_iteration,
                                                  progress=bar.update)
+        if stats.final_returns is not None:  # held-out: the network has not seen these games
+            scalars.update(value_diagnostics(st.model, pos, stats.final_returns, device))
         st.buffer.add(pos)
         st.counters["games"] += stats.games
         st.counters["positions"] += stats.positions

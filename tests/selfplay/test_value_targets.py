@@ -7,15 +7,18 @@ import dataclasses
 
 import numpy as np
 import pytest
+import torch
 
 import isz
 from isz import IszError
 from isz.belief import make_belief
+from isz.nn import ModelConfig, build_model
 from isz.search.evaluator import UniformEvaluator
 from isz.search.puct_driver import PUCTBatch, PUCTConfig
 from isz.selfplay import SelfPlayConfig, play
 from isz.selfplay.records import GameRecord
 from isz.training.config import TrainConfig, validate
+from isz.training.learner import value_diagnostics
 from isz.training.loop import _selfplay_cfg, selfplay_cfg_at
 
 
@@ -46,12 +49,13 @@ def _kuhn(lam: float, rollouts: bool = False, seed: int = 0):
     game = isz.make_game("kuhn_poker")
     cfg = SelfPlayConfig(parallel_games=4, simulations=16, value_target_q=lam,
                          puct=PUCTConfig(rollouts=rollouts))
-    return play(game, UniformEvaluator(2), cfg, 12, np.random.default_rng(seed))[0]
+    return play(game, UniformEvaluator(2), cfg, 12, np.random.default_rng(seed))
 
 
 @pytest.mark.parametrize("rollouts", [False, True])
 def test_root_value_targets_in_self_play(rollouts):
-    z, q = _kuhn(0.0, rollouts), _kuhn(1.0, rollouts)
+    (z, _), (q, stats) = _kuhn(0.0, rollouts), _kuhn(1.0, rollouts)
+    np.testing.assert_array_equal(stats.final_returns, z.returns)  # z kept for diagnostics
     # the knob changes the targets, never the games
     for f in ("tensors", "masks", "policies", "players"):
         np.testing.assert_array_equal(getattr(z, f), getattr(q, f))
@@ -105,3 +109,23 @@ def test_rollout_iterations_come_first():
     assert got == [True, True, False]
     assert dataclasses.replace(selfplay_cfg_at(cfg, sp, 3), mirror_alpha=0.0) == \
         dataclasses.replace(sp, mirror_alpha=0.0)
+
+
+def test_value_diagnostics_against_z_and_the_target():
+    torch.manual_seed(0)
+    game = isz.make_game("kuhn_poker")
+    model = build_model(game, ModelConfig(width=16, depth=1))
+    pos, stats = _kuhn(0.5)
+    d = value_diagnostics(model, pos, stats.final_returns, torch.device("cpu"), batch=7)
+    with torch.no_grad():
+        v = model(torch.from_numpy(pos.tensors), torch.from_numpy(pos.masks))[1].numpy()
+    rows = np.arange(len(pos))
+    own, z = v[rows, pos.players], stats.final_returns[rows, pos.players]
+    assert d["value/fresh_mse_z"] == pytest.approx(float(np.mean((own - z) ** 2)), rel=1e-5)
+    assert d["value/fresh_mse_zero"] == pytest.approx(float(np.mean(z ** 2)))
+    assert 0.25 <= d["value/fresh_mse_zero"] <= 1.0  # Kuhn returns: +-0.5 or +-1
+    t = pos.returns[rows, pos.players]
+    assert d["value/fresh_mse_target"] == pytest.approx(float(np.mean((own - t) ** 2)),
+                                                        rel=1e-5)
+    assert d["value/fresh_mse_target"] != pytest.approx(d["value/fresh_mse_z"])
+
