@@ -9,7 +9,9 @@ carry an all-zero policy target, which the policy loss skips.
 With ``value_target_q = lam > 0`` the acting seat's own entry of a decision
 row becomes ``(1 - lam) * z + lam * q``: ``z`` its final return, ``q`` its
 search's root value at that decision (both that seat's return in [-1, 1]).
-Every other entry, and every value-only row, keeps ``z``. The final return is
+Every other entry keeps ``z``, and so does every value-only row, unless
+``q_rows = "all"``: then a value-only row's own entry mixes in the root value
+of that seat's next decision. The final return is
 shared by all ~100 rows of a game and is what a value head can memorise; ``q``
 differs from decision to decision.
 """
@@ -67,15 +69,22 @@ class GameRecord:
         self.players.append(player)
         self.root_values.append(root_value)
 
-    def positions(self, value_target_q: float = 0.0) -> Positions:
-        """The rows as `Positions`; value targets ``z``, the acting seat's entry of
-        each decision row mixed with its root value by ``value_target_q`` (module
-        docstring). ``value_target_q = 0`` gives ``z`` everywhere, untouched."""
+    def positions(self, value_target_q: float = 0.0, q_rows: str = "decisions") -> Positions:
+        """The rows as `Positions`; value targets ``z``, the own entry of some rows
+        mixed with a root value by ``value_target_q`` (module docstring).
+
+        q_rows: ``decisions``: only the acting seat's decision rows, with their
+        own search's q; ``all``: also every value-only row of a seat, with the q
+        of that seat's next decision (rows after its last decision keep z).
+        ``value_target_q = 0`` gives ``z`` everywhere, untouched.
+        """
         n = len(self.players)
         players = np.asarray(self.players, dtype=np.int64)
         returns = np.repeat(self.returns[None, :].astype(np.float32), n, axis=0)
         if value_target_q > 0:
             q = np.asarray(self.root_values, dtype=np.float64)
+            if q_rows == "all":
+                q = _next_own_value(q, players)
             rows = np.flatnonzero(~np.isnan(q))
             z = returns[rows, players[rows]].astype(np.float64)
             returns[rows, players[rows]] = (1.0 - value_target_q) * z + value_target_q * q[rows]
@@ -83,3 +92,19 @@ class GameRecord:
                          np.asarray(self.masks, dtype=np.bool_),
                          np.asarray(self.policies, dtype=np.float32),
                          players, returns)
+
+
+Q_ROWS = ("decisions", "all")
+
+
+def _next_own_value(q: np.ndarray, players: np.ndarray) -> np.ndarray:
+    """``q`` with each nan (a value-only row) replaced by the root value of the same
+    player's next decision row (nan when it has none): float64[N]."""
+    out, nxt = q.copy(), {}
+    for i in range(len(q) - 1, -1, -1):
+        p = int(players[i])
+        if np.isnan(q[i]):
+            out[i] = nxt.get(p, np.nan)
+        else:
+            nxt[p] = q[i]
+    return out

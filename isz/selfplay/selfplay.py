@@ -43,6 +43,7 @@ class SelfPlayConfig:
     mirror_eta: float = 2.0  # step size of the mirror target
     mirror_alpha: float = 0.0  # magnet (uniform) weight of the mirror target
     value_target_q: float = 0.0  # lam: the actor's value target (1 - lam) z + lam q (records)
+    q_rows: str = "decisions"  # rows mixed: decisions, or all (value-only: next own q)
     puct: PUCTConfig = PUCTConfig(dirichlet_eps=0.25)
 
 
@@ -111,7 +112,7 @@ def play(game: Game, evaluator: Evaluator, cfg: SelfPlayConfig, games: int,
             _to_decision(slot.state, rng)
             if slot.state.is_terminal():
                 slot.record.returns = np.asarray(slot.state.returns(), dtype=np.float32)
-                records.append(slot.record.positions(cfg.value_target_q))
+                records.append(slot.record.positions(cfg.value_target_q, cfg.q_rows))
                 finals.append(np.repeat(slot.record.returns[None], len(records[-1]), axis=0))
                 stats.games += 1
                 if progress:

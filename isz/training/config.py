@@ -64,6 +64,8 @@ class SelfPlayCfg:
     chunk_games: int = 0  # actors only: games per streamed chunk (0 = parallel_games)
     value_target_q: float = 0.0  # lam in [0, 1]: the actor's value target is (1 - lam) z +
     #   lam q (z: final return, q: its search's root value); 0 = the final return only
+    value_target_q_rows: str = "decisions"  # rows whose own entry mixes in q: decisions,
+    #   or all (a value-only row takes the q of its seat's next decision)
     rollout_iterations: int = 0  # first iterations whose self-play searches with random
     #   playouts at the leaves and uniform priors (no network): q informative from the start
 
@@ -159,6 +161,7 @@ def validate(cfg: TrainConfig) -> None:
     from isz.agents import agent_names
     from isz.belief import belief_names
     from isz.search.puct_driver import OPPONENT_MODES, POLICY_TARGETS
+    from isz.selfplay.records import Q_ROWS
 
     s, t = cfg.search, cfg.trainer
     check_int("search.simulations", s.simulations, lo=1)
@@ -185,6 +188,7 @@ def validate(cfg: TrainConfig) -> None:
     if isinstance(lam, bool) or not isinstance(lam, (int, float)) or not 0 <= lam <= 1:
         raise IszError(f"selfplay.value_target_q must be a number in [0, 1] (0: final "
                        f"return, 1: root value), got {lam!r}")
+    check_choice("selfplay.value_target_q_rows", cfg.selfplay.value_target_q_rows, Q_ROWS)
     check_int("selfplay.rollout_iterations", cfg.selfplay.rollout_iterations, lo=0)
     for key in ("iterations", "steps_per_iteration", "batch_size", "buffer_size",
                 "final_eval_deals", "eval_deals", "eval_workers", "checkpoint_every",

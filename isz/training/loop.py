@@ -45,7 +45,8 @@ def _selfplay_cfg(cfg: TrainConfig) -> SelfPlayConfig:
                           belief=cfg.belief.spec(), belief_policy=cfg.belief.policy,
                           target=s.target, mirror_eta=s.mirror_eta,
                           mirror_alpha=s.mirror_alpha,
-                          value_target_q=float(cfg.selfplay.value_target_q), puct=puct)
+                          value_target_q=float(cfg.selfplay.value_target_q),
+                          q_rows=cfg.selfplay.value_target_q_rows, puct=puct)
 
 
 def selfplay_cfg_at(cfg: TrainConfig, sp_cfg: SelfPlayConfig, it: int) -> SelfPlayConfig:

@@ -22,6 +22,17 @@ from isz.training.learner import value_diagnostics
 from isz.training.loop import _selfplay_cfg, selfplay_cfg_at
 
 
+def test_all_rows_take_the_seats_next_decision_value():
+    r = _record()
+    t, m = np.zeros(3, np.float32), np.ones(2, bool)
+    r.add(t, m, np.zeros(2, np.float32), 0)  # seat 0 after its last decision: keeps z
+    r.returns = np.array([1.0, -1.0], np.float32)
+    pos = r.positions(0.5, "all")
+    want = np.array([[0.75, -1], [1, -0.625], [1, -0.625], [1, -1]], np.float32)
+    np.testing.assert_allclose(pos.returns, want, rtol=1e-6)
+    np.testing.assert_array_equal(r.positions(0.0, "all").returns, [[1, -1]] * 4)
+
+
 def _record() -> GameRecord:
     r = GameRecord()
     t, m, p = np.zeros(3, np.float32), np.ones(2, bool), np.array([1.0, 0.0], np.float32)
@@ -89,6 +100,13 @@ def test_bad_mix_is_named(bad):
     cfg = TrainConfig()
     cfg.selfplay.value_target_q = bad
     with pytest.raises(IszError, match=r"selfplay.value_target_q must be a number in \[0, 1\]"):
+        validate(cfg)
+
+
+def test_bad_q_rows_is_named():
+    cfg = TrainConfig()
+    cfg.selfplay.value_target_q_rows = "some"
+    with pytest.raises(IszError, match="selfplay.value_target_q_rows.*some.*decisions.*all"):
         validate(cfg)
 
 
