@@ -79,6 +79,8 @@ class TrainerCfg:
     weight_decay: float = 1e-4  # AdamW decoupled weight decay
     lr_schedule: str = "cosine"  # cosine (to 10%) or constant
     value_weight: float = 1.0  # weight of the value MSE against the policy cross-entropy
+    value_other_weight: float = 1.0  # in [0, 1]: weight of the other seats' value entries
+    #   of a row against its own seat's (1: every entry alike)
     buffer_size: int = 50_000  # replay capacity in positions
     device: str = "auto"  # auto (CUDA when present), cpu, cuda, cuda:N
     torch_threads: int = 1  # CPU threads of torch; 1 avoids fighting the search for cores
@@ -199,6 +201,10 @@ def validate(cfg: TrainConfig) -> None:
     check_int("trainer.seed", t.seed, lo=0)
     check_int("trainer.torch_threads", t.torch_threads, lo=1)
     _positive("trainer.lr", t.lr)
+    ow = t.value_other_weight
+    if isinstance(ow, bool) or not isinstance(ow, (int, float)) or not 0 <= ow <= 1:
+        raise IszError(f"trainer.value_other_weight must be a number in [0, 1] (1: every "
+                       f"value entry alike, 0: only the row's own seat), got {ow!r}")
     check_choice("trainer.lr_schedule", t.lr_schedule, ("cosine", "constant"))
     _validate_actors(cfg)
     for name in t.eval_opponents:

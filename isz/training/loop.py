@@ -64,7 +64,7 @@ def _learn(st, cfg: TrainConfig, device, progress: Progress) -> dict[str, float]
     for _ in range(t.steps_per_iteration):
         batch = st.buffer.sample(t.batch_size, st.rng)
         for k, v in train_step(st.model, st.optimizer, st.scheduler, batch, device,
-                               t.value_weight).items():
+                               t.value_weight, other_weight=t.value_other_weight).items():
             sums[k] = sums.get(k, 0.0) + v
         st.counters["steps"] += 1
         progress.update()

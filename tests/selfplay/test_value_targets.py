@@ -18,7 +18,7 @@ from isz.search.puct_driver import PUCTBatch, PUCTConfig
 from isz.selfplay import SelfPlayConfig, play
 from isz.selfplay.records import GameRecord
 from isz.training.config import TrainConfig, validate
-from isz.training.learner import value_diagnostics
+from isz.training.learner import loss_terms, value_diagnostics
 from isz.training.loop import _selfplay_cfg, selfplay_cfg_at
 
 
@@ -147,3 +147,31 @@ def test_value_diagnostics_against_z_and_the_target():
                                                         rel=1e-5)
     assert d["value/fresh_mse_target"] != pytest.approx(d["value/fresh_mse_z"])
 
+
+
+def test_other_seats_value_weight():
+    torch.manual_seed(0)
+    game = isz.make_game("kuhn_poker")
+    model = build_model(game, ModelConfig(width=16, depth=1))
+    pos, _ = _kuhn(0.0)
+    dev = torch.device("cpu")
+    with torch.no_grad():
+        v = model(torch.from_numpy(pos.tensors), torch.from_numpy(pos.masks))[1].numpy()
+    err = (v - pos.returns) ** 2
+    rows = np.arange(len(pos))
+    own = err[rows, pos.players]
+    got = {w: loss_terms(model, pos, dev, 1.0, w)["value"].item() for w in (1.0, 0.0, 0.5)}
+    assert got[1.0] == pytest.approx(float(err.mean()), rel=1e-5)
+    assert got[0.0] == pytest.approx(float(own.mean()), rel=1e-5)
+    other = (err.sum() - own.sum()) / (err.size - len(own))
+    assert got[0.5] == pytest.approx(float((own.sum() + 0.5 * other * (err.size - len(own)))
+                                           / (len(own) + 0.5 * (err.size - len(own)))), rel=1e-5)
+    assert got[0.0] != pytest.approx(got[1.0], rel=1e-3)
+
+
+@pytest.mark.parametrize("bad", [-1, 2.0, "x"])
+def test_bad_other_weight_is_named(bad):
+    cfg = TrainConfig()
+    cfg.trainer.value_other_weight = bad
+    with pytest.raises(IszError, match=r"trainer.value_other_weight must be a number in \[0, 1\]"):
+        validate(cfg)
