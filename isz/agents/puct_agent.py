@@ -9,7 +9,8 @@ a time budget alone), ``c_puct`` (1.5),
 ``fpu`` (score of an unvisited move, 0.5), ``tree`` (``mo`` one tree per
 player, default, or ``so``), ``opponents`` (``puct``, or ``prior``: opponents
 play the network's policy, see `isz.search.puct`), ``value_view`` (``searcher``: the
-searcher's leaf values from its own view, default; or ``actor``), ``belief`` (name
+searcher's leaf values from its own view, default; ``actor``; or ``own``: as
+searcher, the other seats share a zero sum, for own-entry value heads), ``belief`` (name
 or `Belief`, default uniform), ``belief_policy`` (``network``: a belief that takes
 a policy — posterior, gibbs — weighs histories by the evaluator's priors; or
 ``uniform``),
@@ -32,7 +33,7 @@ from isz.agents.registry import register_agent
 from isz.belief import Belief
 from isz.games.base import Game, View
 from isz.search.evaluator import make_search_belief
-from isz.search.puct_driver import OPPONENT_MODES, PUCTBatch, PUCTConfig
+from isz.search.puct_driver import OPPONENT_MODES, VALUE_VIEWS, PUCTBatch, PUCTConfig
 from isz.types import IszError, check_choice, check_int, seed_from
 
 PUCT_KNOBS = {"iterations": 200, "time_budget": None, "lanes": "auto", "c_puct": 1.5,
@@ -74,7 +75,7 @@ class PUCTAgent(Agent):
         self.lanes = _check_lanes(k["lanes"], self.iterations)
         check_choice("tree", k["tree"], ("mo", "so"))
         check_choice("opponents", k["opponents"], OPPONENT_MODES)
-        check_choice("value_view", k["value_view"], ("searcher", "actor"))
+        check_choice("value_view", k["value_view"], VALUE_VIEWS)
         check_choice("final-move rule", k["final"], ("most_visits", "visit_distribution",
                                                      "mirror"))
         self.mirror_eta = _check_number("mirror_eta", k["mirror_eta"], 0.0)

@@ -40,7 +40,10 @@ averages over the searcher's possible cards: a strong hand looks average and
 a bluff looks like a strong hand. With ``value_view = "searcher"`` (default)
 the searcher's entry is taken from the searcher's own view in the same world
 (one more row in the batch), so the searcher's Q values condition on what it
-knows; the other players keep the actor's estimate.
+knows; the other players keep the actor's estimate. ``value_view = "own"``
+(zero-sum games, for a value head trained on own entries only, see
+``trainer.value_other_weight``): as ``searcher``, and every other seat gets an
+equal share of minus the sum of those two own-view values.
 """
 
 from __future__ import annotations
@@ -250,8 +253,8 @@ def make_puct(kernel: Kernel):
                     backprop(nodes, value, cur[lane, t], scores)
 
     @nb.njit(cache=True)
-    def expand(priors, values, my_values, me, lanes, nodes, value, prior, count, pending, cur,
-               leaf, status, masks, labels, scores):
+    def expand(priors, values, my_values, me, lanes, own_only, nodes, value, prior, count,
+               pending, cur, leaf, status, masks, labels, scores):
         """Create the children of every evaluated leaf and back its values up.
 
         Rows are lanes (see `descend`): priors: float32[L, A]; values:
@@ -260,7 +263,11 @@ def make_puct(kernel: Kernel):
         replaces the actor's estimate where ``leaf[l, 2] == 1`` (rows whose
         ``status`` is not NEEDS_EVAL are ignored). When several lanes of a
         wave stopped at the same leaf, the first one creates its children;
-        every lane backs up its own value and lifts its virtual loss.
+        every lane backs up its own value and lifts its virtual loss. With
+        ``own_only`` (value_view ``own``) only own-view entries are used: the
+        actor's entry from the actor's view and the searcher's from its own;
+        the other seats share the rest of a zero sum equally (clipped to
+        [-1, 1]).
         """
         n_trees = cur.shape[1]
         for lane in range(cur.shape[0]):
@@ -278,6 +285,18 @@ def make_puct(kernel: Kernel):
                 scores[i] = 0.5 * (values[lane, i] + 1.0)
             if leaf[lane, 2] == 1:
                 scores[me[b]] = 0.5 * (my_values[lane, me[b]] + 1.0)
+            if own_only:
+                own_sum = values[lane, actor]
+                n_known = 1
+                if leaf[lane, 2] == 1:
+                    own_sum += my_values[lane, me[b]]
+                    n_known = 2
+                n_rest = scores.shape[0] - n_known
+                if n_rest > 0:
+                    rest = min(1.0, max(-1.0, -own_sum / n_rest))
+                    for i in range(scores.shape[0]):
+                        if i != actor and not (leaf[lane, 2] == 1 and i == me[b]):
+                            scores[i] = 0.5 * (rest + 1.0)
             for t in range(n_trees):
                 add_pending(nodes, pending, cur[lane, t], -1)
                 backprop(nodes, value, cur[lane, t], scores)

@@ -20,6 +20,7 @@ from isz.search.tree import CHILD, LABEL, NONE, SIB, VISITS, Tree
 
 POLICY_TARGETS = ("visits", "mirror")
 OPPONENT_MODES = ("puct", "prior", "evaluate")
+VALUE_VIEWS = ("searcher", "actor", "own")  # see isz.search.puct
 
 
 @dataclass(frozen=True)
@@ -33,7 +34,8 @@ class PUCTConfig:
     dirichlet_alpha: float = 0.3
     dirichlet_eps: float = 0.0
     opponents: str = "puct"  # puct; prior: opponents play the network policy; evaluate: all do
-    value_view: str = "searcher"  # searcher: the searcher's leaf values from its own view; actor
+    value_view: str = "searcher"  # searcher: the searcher's leaf values from its own view; actor;
+    #   own: as searcher, the other seats share a zero sum (own-entry value heads)
 
 
 class PUCTBatch:
@@ -90,8 +92,8 @@ class PUCTBatch:
         t.reserve(self.per_step * len(self.status))
         self.descend(self.worlds, k, self.lanes, active, g.kparams, self.me,
                      int(self.n_trees > 1), c.c_puct, c.fpu, c.rollouts,
-                     OPPONENT_MODES.index(c.opponents), c.value_view == "searcher", t.nodes,
-                     t.value, t.prior, t.count, t.pending, self.rng, self.cur, self.leaf,
+                     OPPONENT_MODES.index(c.opponents), c.value_view in ("searcher", "own"),
+                     t.nodes, t.value, t.prior, t.count, t.pending, self.rng, self.cur, self.leaf,
                      self.status, self.tensors, self.masks, self.labels, self.my_tensors,
                      self.b.s, self.b.la, self.b.lab, self.b.ca, self.b.cp, self.b.ret,
                      self.b.scores, self.b.tbuf)
@@ -102,7 +104,8 @@ class PUCTBatch:
         priors, values, my_values = self._evaluate(evaluator, need)
         if c.dirichlet_eps > 0:
             self._root_noise(need, priors)
-        self.expand(priors, values, my_values, self.me, self.lanes, t.nodes, t.value, t.prior,
+        self.expand(priors, values, my_values, self.me, self.lanes, c.value_view == "own",
+                    t.nodes, t.value, t.prior,
                     t.count, t.pending, self.cur, self.leaf, self.status, self.masks,
                     self.labels, self.b.scores)
 

@@ -179,7 +179,7 @@ def _move_all(game, evaluator, cfg, live: list[_Slot], rng, stats) -> float:
         mask = np.zeros(game.num_actions, dtype=np.bool_)
         mask[list(view.legal_actions)] = True
         slot.record.add(view.tensor(), mask, pi, view.player, batch.root_value(b))
-        if cfg.puct.value_view == "searcher":
+        if cfg.puct.value_view in ("searcher", "own"):
             _add_value_views(game, slot, view.player)
         if slot.moves < cfg.temperature_moves:
             action = int(rng.choice(len(pi), p=pi / pi.sum()))

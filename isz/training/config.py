@@ -28,7 +28,8 @@ class SearchCfg:
     fpu: float = 0.5  # score in [0, 1] assumed for an unvisited move
     tree: str = "mo"  # mo: one tree per player; so: one tree of the searcher
     opponents: str = "puct"  # puct; prior: opponents play the network policy; evaluate: all do
-    value_view: str = "searcher"  # whose view values a leaf for the searcher: searcher or actor
+    value_view: str = "searcher"  # whose view values a leaf for the searcher: searcher, actor,
+    #   or own (as searcher; the other seats share a zero sum: for value_other_weight=0)
     dirichlet_alpha: float = 0.3  # root noise concentration (self-play only)
     dirichlet_eps: float = 0.25  # root noise weight (self-play only)
     temperature_moves: int = 4  # first moves of a game sampled from the target, then argmax
@@ -162,14 +163,14 @@ def validate(cfg: TrainConfig) -> None:
     """Raise `IszError` naming the first bad value and what is allowed."""
     from isz.agents import agent_names
     from isz.belief import belief_names
-    from isz.search.puct_driver import OPPONENT_MODES, POLICY_TARGETS
+    from isz.search.puct_driver import OPPONENT_MODES, POLICY_TARGETS, VALUE_VIEWS
     from isz.selfplay.records import Q_ROWS
 
     s, t = cfg.search, cfg.trainer
     check_int("search.simulations", s.simulations, lo=1)
     check_choice("search.tree", s.tree, ("mo", "so"))
     check_choice("search.opponents", s.opponents, OPPONENT_MODES)
-    check_choice("search.value_view", s.value_view, ("searcher", "actor"))
+    check_choice("search.value_view", s.value_view, VALUE_VIEWS)
     check_choice("search.target", s.target, POLICY_TARGETS)
     _positive("search.mirror_eta", s.mirror_eta)
     _non_negative("search.mirror_alpha", s.mirror_alpha)
