@@ -16,7 +16,8 @@ a policy — posterior, gibbs — weighs histories by the evaluator's priors; or
 ``uniform``),
 ``final`` (``most_visits``, ``visit_distribution``, or ``mirror``: the improved
 policy ``softmax(log P + mirror_eta * q)`` of `PUCTBatch.mirror_policy`, played
-mixed), ``mirror_eta`` (2.0), ``evaluator`` (an
+mixed), ``mirror_eta`` (2.0), ``leaf_mix`` (0.0: a leaf's value is ``(1 - m)``
+network + ``m`` one random playout), ``evaluator`` (an
 `Evaluator`; None = knowledge-free: uniform priors and random rollouts).
 `isz.load_planner(path)` builds one from a checkpoint.
 """
@@ -39,7 +40,7 @@ from isz.types import IszError, check_choice, check_int, seed_from
 PUCT_KNOBS = {"iterations": 200, "time_budget": None, "lanes": "auto", "c_puct": 1.5,
               "fpu": 0.5, "tree": "mo", "opponents": "puct",
               "value_view": "searcher", "belief": "uniform", "belief_policy": "network",
-              "final": "most_visits", "mirror_eta": 2.0, "evaluator": None}
+              "final": "most_visits", "mirror_eta": 2.0, "leaf_mix": 0.0, "evaluator": None}
 
 
 MAX_AUTO_LANES = 16
@@ -82,7 +83,7 @@ class PUCTAgent(Agent):
         self.cfg = PUCTConfig(c_puct=_check_number("c_puct", k["c_puct"], 0.0),
                               fpu=_check_number("fpu", k["fpu"], 0.0), tree=k["tree"],
                               rollouts=k["evaluator"] is None, opponents=k["opponents"],
-                              value_view=k["value_view"])
+                              value_view=k["value_view"], leaf_mix=self._leaf_mix(k))
         b = k["belief"]
         self.belief = b if isinstance(b, Belief) else \
             make_search_belief(b, game, k["evaluator"], k["belief_policy"])
@@ -91,6 +92,14 @@ class PUCTAgent(Agent):
         self.knobs = k
         self.last_stats: dict[int, tuple[int, float]] = {}
         self.last_simulations = 0
+
+    @staticmethod
+    def _leaf_mix(k: dict) -> float:
+        m = k["leaf_mix"]
+        if isinstance(m, bool) or not isinstance(m, (int, float)) or not 0 <= m <= 1:
+            raise IszError(f"leaf_mix must be a number in [0, 1] (0: the network's leaf "
+                           f"value, 1: a random playout), got {m!r}")
+        return float(m)
 
     def reset(self) -> None:
         self.belief.reset()

@@ -43,7 +43,9 @@ the searcher's entry is taken from the searcher's own view in the same world
 knows; the other players keep the actor's estimate. ``value_view = "own"``
 (zero-sum games, for a value head trained on own entries only, see
 ``trainer.value_other_weight``): as ``searcher``, and every other seat gets an
-equal share of minus the sum of those two own-view values.
+equal share of minus the sum of those two own-view values. ``leaf_mix = m``:
+a leaf's value is ``(1 - m)`` times the network's plus ``m`` times one random
+playout from the leaf's world (AlphaGo's lambda).
 """
 
 from __future__ import annotations
@@ -156,9 +158,9 @@ def make_puct(kernel: Kernel):
 
     @nb.njit(cache=True)
     def descend(worlds, sim0, lanes, active, params, me, mo, c_puct, fpu, rollouts,
-                prior_moves, own_values, nodes, value, prior, count, pending,
+                prior_moves, own_values, leaf_rollout, nodes, value, prior, count, pending,
                 rng, cur, leaf, status, tensors, masks, labels, my_tensors, s, la, lab, ca, cp,
-                ret, scores, tbuf):
+                ret, scores, tbuf, roll):
         """One wave: ``active`` simulations of every search down to a leaf or a terminal.
 
         Lane ``l`` (of ``L = B * lanes``) runs a simulation of search
@@ -175,7 +177,9 @@ def make_puct(kernel: Kernel):
         simulation ended at a terminal (or a rollout) and is backed up. With
         ``own_values`` and an opponent leaf, ``leaf[l, 2] == 1`` and the
         searcher's own view in that world is in ``my_tensors[l]`` (its value
-        for the searcher conditions on the searcher's true cards).
+        for the searcher conditions on the searcher's true cards). With
+        ``leaf_rollout`` a leaf to evaluate is also played out at random from its
+        world, its scores in ``roll[l]`` (float64[L, P], in [0, 1]) for `expand`.
         """
         n_trees = cur.shape[1]
         n_worlds = worlds.shape[1]
@@ -229,6 +233,11 @@ def make_puct(kernel: Kernel):
                     if own_values and p != me[b]:
                         info_tensor(s, params, me[b], my_tensors[lane])
                         leaf[lane, 2] = 1
+                    if leaf_rollout:  # the tensors and masks are taken: s may move on
+                        random_playout(s, params, rng, la, ca, cp)
+                        terminal_scores(s, params, ret, scores)
+                        for i in range(scores.shape[0]):
+                            roll[lane, i] = scores[i]
                     status[lane] = NEEDS_EVAL
                     break
                 ch = select_puct(nodes, value, prior, count, pending, x, lab, n, p, c_puct,
@@ -253,8 +262,8 @@ def make_puct(kernel: Kernel):
                     backprop(nodes, value, cur[lane, t], scores)
 
     @nb.njit(cache=True)
-    def expand(priors, values, my_values, me, lanes, own_only, nodes, value, prior, count,
-               pending, cur, leaf, status, masks, labels, scores):
+    def expand(priors, values, my_values, me, lanes, own_only, leaf_mix, roll, nodes, value,
+               prior, count, pending, cur, leaf, status, masks, labels, scores):
         """Create the children of every evaluated leaf and back its values up.
 
         Rows are lanes (see `descend`): priors: float32[L, A]; values:
@@ -267,7 +276,9 @@ def make_puct(kernel: Kernel):
         ``own_only`` (value_view ``own``) only own-view entries are used: the
         actor's entry from the actor's view and the searcher's from its own;
         the other seats share the rest of a zero sum equally (clipped to
-        [-1, 1]).
+        [-1, 1]). With ``leaf_mix = m > 0`` every score backed up is ``(1 - m)``
+        times the network's plus ``m`` times the leaf's random playout
+        (``roll``, from `descend`): AlphaGo's mixed leaf evaluation.
         """
         n_trees = cur.shape[1]
         for lane in range(cur.shape[0]):
@@ -297,6 +308,9 @@ def make_puct(kernel: Kernel):
                     for i in range(scores.shape[0]):
                         if i != actor and not (leaf[lane, 2] == 1 and i == me[b]):
                             scores[i] = 0.5 * (rest + 1.0)
+            if leaf_mix > 0.0:
+                for i in range(scores.shape[0]):
+                    scores[i] = (1.0 - leaf_mix) * scores[i] + leaf_mix * roll[lane, i]
             for t in range(n_trees):
                 add_pending(nodes, pending, cur[lane, t], -1)
                 backprop(nodes, value, cur[lane, t], scores)

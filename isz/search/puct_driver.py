@@ -36,6 +36,7 @@ class PUCTConfig:
     opponents: str = "puct"  # puct; prior: opponents play the network policy; evaluate: all do
     value_view: str = "searcher"  # searcher: the searcher's leaf values from its own view; actor;
     #   own: as searcher, the other seats share a zero sum (own-entry value heads)
+    leaf_mix: float = 0.0  # m in [0, 1]: leaf value (1 - m) network + m random playout
 
 
 class PUCTBatch:
@@ -70,6 +71,7 @@ class PUCTBatch:
         self.status = np.zeros(n, dtype=np.int64)
         self.tensors = np.zeros((n, game.tensor_size), dtype=np.float32)
         self.my_tensors = np.zeros((n, game.tensor_size), dtype=np.float32)
+        self.roll = np.zeros((n, game.num_players), dtype=np.float64)  # leaf playouts
         self.masks = np.zeros((n, game.num_actions), dtype=np.bool_)
         self.labels = np.zeros((n, game.num_actions), dtype=np.int64)
         self.b = Scratch(game)
@@ -93,10 +95,11 @@ class PUCTBatch:
         self.descend(self.worlds, k, self.lanes, active, g.kparams, self.me,
                      int(self.n_trees > 1), c.c_puct, c.fpu, c.rollouts,
                      OPPONENT_MODES.index(c.opponents), c.value_view in ("searcher", "own"),
-                     t.nodes, t.value, t.prior, t.count, t.pending, self.rng, self.cur, self.leaf,
+                     c.leaf_mix > 0, t.nodes, t.value, t.prior, t.count, t.pending, self.rng,
+                     self.cur, self.leaf,
                      self.status, self.tensors, self.masks, self.labels, self.my_tensors,
                      self.b.s, self.b.la, self.b.lab, self.b.ca, self.b.cp, self.b.ret,
-                     self.b.scores, self.b.tbuf)
+                     self.b.scores, self.b.tbuf, self.roll)
         self.simulations = k + active
         need = np.flatnonzero(self.status == NEEDS_EVAL)
         if len(need) == 0:
@@ -105,7 +108,7 @@ class PUCTBatch:
         if c.dirichlet_eps > 0:
             self._root_noise(need, priors)
         self.expand(priors, values, my_values, self.me, self.lanes, c.value_view == "own",
-                    t.nodes, t.value, t.prior,
+                    float(c.leaf_mix), self.roll, t.nodes, t.value, t.prior,
                     t.count, t.pending, self.cur, self.leaf, self.status, self.masks,
                     self.labels, self.b.scores)
 
