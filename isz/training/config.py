@@ -37,6 +37,7 @@ class SearchCfg:
     mirror_eta: float = 2.0  # step size of the mirror target, per unit of value in [-1, 1]
     mirror_alpha: float = 0.0  # magnet weight of the mirror target (0: plain Hedge step)
     mirror_alpha_final: float | None = None  # if set: cosine decay of mirror_alpha to this
+    leaf_mix: float = 0.0  # m in [0, 1]: a leaf's value is (1 - m) network + m random playout
 
 
 @dataclass
@@ -178,6 +179,10 @@ def validate(cfg: TrainConfig) -> None:
         _non_negative("search.mirror_alpha_final (or null)", s.mirror_alpha_final)
     check_choice("belief.policy", cfg.belief.policy, ("network", "uniform"))
     check_int("search.temperature_moves", s.temperature_moves, lo=0)
+    if isinstance(s.leaf_mix, bool) or not isinstance(s.leaf_mix, (int, float)) \
+            or not 0 <= s.leaf_mix <= 1:
+        raise IszError(f"search.leaf_mix must be a number in [0, 1] (0: the network's leaf "
+                       f"value, 1: a random playout), got {s.leaf_mix!r}")
     if not 0 <= s.dirichlet_eps <= 1:
         raise IszError(f"search.dirichlet_eps must be in [0, 1], got {s.dirichlet_eps}")
     _positive("search.dirichlet_alpha", s.dirichlet_alpha)

@@ -31,7 +31,8 @@ def planner_knobs(cfg, final: str = "most_visits") -> dict:
     return {"iterations": s.simulations, "c_puct": s.c_puct, "fpu": s.fpu, "tree": s.tree,
             "belief": cfg.belief.spec(), "belief_policy": cfg.belief.policy,
             "final": "mirror" if s.target == "mirror" else final,
-            "opponents": s.opponents, "value_view": s.value_view, "mirror_eta": s.mirror_eta}
+            "opponents": s.opponents, "value_view": s.value_view, "mirror_eta": s.mirror_eta,
+            "leaf_mix": float(s.leaf_mix)}
 
 
 def planner(game: Game, model: PolicyValueNet, cfg, device,

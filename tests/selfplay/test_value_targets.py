@@ -175,3 +175,16 @@ def test_bad_other_weight_is_named(bad):
     cfg.trainer.value_other_weight = bad
     with pytest.raises(IszError, match=r"trainer.value_other_weight must be a number in \[0, 1\]"):
         validate(cfg)
+
+
+def test_search_leaf_mix_reaches_the_planner_and_is_checked():
+    from isz.training.evaluation import planner_knobs
+
+    cfg = TrainConfig()
+    cfg.search.leaf_mix = 0.5
+    validate(cfg)
+    assert planner_knobs(cfg)["leaf_mix"] == 0.5
+    assert _selfplay_cfg(cfg).puct.leaf_mix == 0.5
+    cfg.search.leaf_mix = 2
+    with pytest.raises(IszError, match=r"search.leaf_mix must be a number in \[0, 1\]"):
+        validate(cfg)
