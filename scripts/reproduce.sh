@@ -112,7 +112,21 @@ PYEOF
     $PY scripts/evaluate.py checkpoint=$ck $q deals=1000 iterations=32 \
       output=docs/results/eq_oh_hell_v3_equal_sims_32.json
     $PY scripts/evaluate.py checkpoint=$ck $q deals=200 iterations=256 \
-      output=docs/results/eq_oh_hell_v3_equal_sims_256.json ;;
+      output=docs/results/eq_oh_hell_v3_equal_sims_256.json
+    # leaf values mixed with a random playout (the 100-deal rows: m=0.5 also at 256 sims)
+    for m in 0.5 0.75 1.0; do
+      $PY scripts/evaluate.py checkpoint=$ck $q knobs.planner.leaf_mix=$m deals=100 \
+        time_per_move=0.02 output=docs/results/eq_oh_hell_v3_mix${m}_equal_time_0.02_100deals.json
+    done
+    $PY scripts/evaluate.py checkpoint=$ck $q knobs.planner.leaf_mix=0.5 deals=100 \
+      iterations=256 output=docs/results/eq_oh_hell_v3_mix0.5_equal_sims_256_100deals.json
+    $PY scripts/evaluate.py checkpoint=$ck $q knobs.planner.leaf_mix=1.0 deals=1000 \
+      time_per_move=0.02 output=docs/results/eq_oh_hell_v3_mix1_equal_time_0.02.json
+    # the same PUCT search with random playouts and uniform priors (no network)
+    $PY scripts/evaluate.py game=oh_hell "agents=[puct_ismcts,so_ismcts,pimc]" \
+      knobs.puct_ismcts.belief=voids knobs.so_ismcts.belief=voids knobs.pimc.belief=voids \
+      deals=100 iterations=256 workers=2 seed=1 progress=false \
+      output=docs/results/eq_oh_hell_puct_rollouts_equal_sims_256_100deals.json ;;
   openspiel)
     # isz vs OpenSpiel's C++ ISMCTS: equal simulations, then equal wall time per move (the
     # OpenSpiel bot's clock covers building its world); oh_hell: one isz agent, two bots
