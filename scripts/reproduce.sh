@@ -6,7 +6,7 @@
 #   bash scripts/reproduce.sh search-exploitability   # search-only agents on Kuhn/Leduc
 #   bash scripts/reproduce.sh planner-speed   # one decision: planner lanes 1 vs 16 beside so_ismcts
 #   bash scripts/reproduce.sh equal-time      # tricks, kuhn, leduc: planner at equal time and sims
-#   bash scripts/reproduce.sh oh-hell         # train experiment=oh_hell, then its matches
+#   bash scripts/reproduce.sh oh-hell         # train experiment=oh_hell and oh_hell_q, their matches
 #   bash scripts/reproduce.sh openspiel       # isz vs OpenSpiel's ISMCTS
 #   bash scripts/reproduce.sh recon-candidates   # rollout margins of recon variants (recon_hard)
 #   bash scripts/reproduce.sh recon-hard         # train recon_hard, its planner per seat
@@ -99,7 +99,35 @@ PYEOF
     $PY scripts/evaluate.py checkpoint=$ck $three deals=1000 time_per_move=0.02 workers=2 \
       seed=1 progress=false output=results/oh_hell_equal_time_0.02.json
     $PY scripts/evaluate.py checkpoint=$ck $three deals=200 time_per_move=0.1 workers=2 \
-      seed=1 progress=false output=results/oh_hell_equal_time_0.1.json ;;
+      seed=1 progress=false output=results/oh_hell_equal_time_0.1.json
+    # lower-noise value targets (docs/results.md section 4): the offline probe, then
+    # experiment=oh_hell_q (rollout self-play, root-value targets on own entries only)
+    $PY scripts/value_probe.py play --games 1024 --seed 0 --out results/oh_rollout_1024.npz
+    $PY scripts/value_probe.py fit results/oh_rollout_1024.npz --test-games 128 \
+      --lam 1.0 0.5 0.0 --other-weights 0.0 0.1 1.0 --steps 300
+    $PY scripts/train.py experiment=oh_hell_q logger.progress=false
+    ck=runs/oh_hell_q/checkpoints/last.pt
+    q="$three knobs.planner.value_view=own workers=2 seed=1 progress=false"
+    $PY scripts/evaluate.py checkpoint=$ck $q deals=1000 time_per_move=0.02 \
+      output=docs/results/eq_oh_hell_v3_equal_time_0.02.json
+    $PY scripts/evaluate.py checkpoint=$ck $q deals=1000 iterations=32 \
+      output=docs/results/eq_oh_hell_v3_equal_sims_32.json
+    $PY scripts/evaluate.py checkpoint=$ck $q deals=200 iterations=256 \
+      output=docs/results/eq_oh_hell_v3_equal_sims_256.json
+    # leaf values mixed with a random playout (the 100-deal rows: m=0.5 also at 256 sims)
+    for m in 0.5 0.75 1.0; do
+      $PY scripts/evaluate.py checkpoint=$ck $q knobs.planner.leaf_mix=$m deals=100 \
+        time_per_move=0.02 output=docs/results/eq_oh_hell_v3_mix${m}_equal_time_0.02_100deals.json
+    done
+    $PY scripts/evaluate.py checkpoint=$ck $q knobs.planner.leaf_mix=0.5 deals=100 \
+      iterations=256 output=docs/results/eq_oh_hell_v3_mix0.5_equal_sims_256_100deals.json
+    $PY scripts/evaluate.py checkpoint=$ck $q knobs.planner.leaf_mix=1.0 deals=1000 \
+      time_per_move=0.02 output=docs/results/eq_oh_hell_v3_mix1_equal_time_0.02.json
+    # the same PUCT search with random playouts and uniform priors (no network)
+    $PY scripts/evaluate.py game=oh_hell "agents=[puct_ismcts,so_ismcts,pimc]" \
+      knobs.puct_ismcts.belief=voids knobs.so_ismcts.belief=voids knobs.pimc.belief=voids \
+      deals=100 iterations=256 workers=2 seed=1 progress=false \
+      output=docs/results/eq_oh_hell_puct_rollouts_equal_sims_256_100deals.json ;;
   openspiel)
     # isz vs OpenSpiel's C++ ISMCTS: equal simulations, then equal wall time per move (the
     # OpenSpiel bot's clock covers building its world); oh_hell: one isz agent, two bots

@@ -9,7 +9,8 @@ a time budget alone), ``c_puct`` (1.5),
 ``fpu`` (score of an unvisited move, 0.5), ``tree`` (``mo`` one tree per
 player, default, or ``so``), ``opponents`` (``puct``, or ``prior``: opponents
 play the network's policy, see `isz.search.puct`), ``value_view`` (``searcher``: the
-searcher's leaf values from its own view, default; or ``actor``), ``root_selection``
+searcher's leaf values from its own view, default; ``actor``; or ``own``: as
+searcher, the other seats share a zero sum, for own-entry value heads), ``root_selection``
 (``puct``, default, or ``uniform``: root moves visited in turn, for unbiased root
 values; needs ``final=mirror``), ``belief`` (name
 or `Belief`, default uniform), ``belief_policy`` (``network``: a belief that takes
@@ -17,7 +18,8 @@ a policy — posterior, gibbs — weighs histories by the evaluator's priors; or
 ``uniform``),
 ``final`` (``most_visits``, ``visit_distribution``, or ``mirror``: the improved
 policy ``softmax(log P + mirror_eta * q)`` of `PUCTBatch.mirror_policy`, played
-mixed), ``mirror_eta`` (2.0), ``evaluator`` (an
+mixed), ``mirror_eta`` (2.0), ``leaf_mix`` (0.0: a leaf's value is ``(1 - m)``
+network + ``m`` one random playout), ``evaluator`` (an
 `Evaluator`; None = knowledge-free: uniform priors and random rollouts).
 `isz.load_planner(path)` builds one from a checkpoint.
 """
@@ -34,14 +36,20 @@ from isz.agents.registry import register_agent
 from isz.belief import Belief
 from isz.games.base import Game, View
 from isz.search.evaluator import make_search_belief
-from isz.search.puct_driver import OPPONENT_MODES, ROOT_SELECTIONS, PUCTBatch, PUCTConfig
+from isz.search.puct_driver import (
+    OPPONENT_MODES,
+    ROOT_SELECTIONS,
+    VALUE_VIEWS,
+    PUCTBatch,
+    PUCTConfig,
+)
 from isz.types import IszError, check_choice, check_int, seed_from
 
 PUCT_KNOBS = {"iterations": 200, "time_budget": None, "lanes": "auto", "c_puct": 1.5,
               "fpu": 0.5, "tree": "mo", "opponents": "puct",
               "value_view": "searcher", "root_selection": "puct", "belief": "uniform",
               "belief_policy": "network",
-              "final": "most_visits", "mirror_eta": 2.0, "evaluator": None}
+              "final": "most_visits", "mirror_eta": 2.0, "leaf_mix": 0.0, "evaluator": None}
 
 
 MAX_AUTO_LANES = 16
@@ -77,7 +85,7 @@ class PUCTAgent(Agent):
         self.lanes = _check_lanes(k["lanes"], self.iterations)
         check_choice("tree", k["tree"], ("mo", "so"))
         check_choice("opponents", k["opponents"], OPPONENT_MODES)
-        check_choice("value_view", k["value_view"], ("searcher", "actor"))
+        check_choice("value_view", k["value_view"], VALUE_VIEWS)
         check_choice("final-move rule", k["final"], ("most_visits", "visit_distribution",
                                                      "mirror"))
         check_choice("root_selection", k["root_selection"], ROOT_SELECTIONS)
@@ -88,7 +96,8 @@ class PUCTAgent(Agent):
         self.cfg = PUCTConfig(c_puct=_check_number("c_puct", k["c_puct"], 0.0),
                               fpu=_check_number("fpu", k["fpu"], 0.0), tree=k["tree"],
                               rollouts=k["evaluator"] is None, opponents=k["opponents"],
-                              value_view=k["value_view"], root_selection=k["root_selection"])
+                              value_view=k["value_view"], root_selection=k["root_selection"],
+                              leaf_mix=self._leaf_mix(k))
         b = k["belief"]
         self.belief = b if isinstance(b, Belief) else \
             make_search_belief(b, game, k["evaluator"], k["belief_policy"])
@@ -97,6 +106,14 @@ class PUCTAgent(Agent):
         self.knobs = k
         self.last_stats: dict[int, tuple[int, float]] = {}
         self.last_simulations = 0
+
+    @staticmethod
+    def _leaf_mix(k: dict) -> float:
+        m = k["leaf_mix"]
+        if isinstance(m, bool) or not isinstance(m, (int, float)) or not 0 <= m <= 1:
+            raise IszError(f"leaf_mix must be a number in [0, 1] (0: the network's leaf "
+                           f"value, 1: a random playout), got {m!r}")
+        return float(m)
 
     def reset(self) -> None:
         self.belief.reset()

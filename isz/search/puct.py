@@ -49,7 +49,12 @@ averages over the searcher's possible cards: a strong hand looks average and
 a bluff looks like a strong hand. With ``value_view = "searcher"`` (default)
 the searcher's entry is taken from the searcher's own view in the same world
 (one more row in the batch), so the searcher's Q values condition on what it
-knows; the other players keep the actor's estimate.
+knows; the other players keep the actor's estimate. ``value_view = "own"``
+(zero-sum games, for a value head trained on own entries only, see
+``trainer.value_other_weight``): as ``searcher``, and every other seat gets an
+equal share of minus the sum of those two own-view values. ``leaf_mix = m``:
+a leaf's value is ``(1 - m)`` times the network's plus ``m`` times one random
+playout from the leaf's world (AlphaGo's lambda).
 """
 
 from __future__ import annotations
@@ -181,9 +186,10 @@ def make_puct(kernel: Kernel):
 
     @nb.njit(cache=True)
     def descend(worlds, sim0, lanes, active, params, me, mo, c_puct, fpu, rollouts,
-                prior_moves, own_values, uniform_root, nodes, value, prior, count, pending,
+                prior_moves, own_values, uniform_root, leaf_rollout, nodes, value, prior, count,
+                pending,
                 rng, cur, leaf, status, tensors, masks, labels, my_tensors, s, la, lab, ca, cp,
-                ret, scores, tbuf):
+                ret, scores, tbuf, roll):
         """One wave: ``active`` simulations of every search down to a leaf or a terminal.
 
         Lane ``l`` (of ``L = B * lanes``) runs a simulation of search
@@ -201,7 +207,9 @@ def make_puct(kernel: Kernel):
         simulation ended at a terminal (or a rollout) and is backed up. With
         ``own_values`` and an opponent leaf, ``leaf[l, 2] == 1`` and the
         searcher's own view in that world is in ``my_tensors[l]`` (its value
-        for the searcher conditions on the searcher's true cards).
+        for the searcher conditions on the searcher's true cards). With
+        ``leaf_rollout`` a leaf to evaluate is also played out at random from its
+        world, its scores in ``roll[l]`` (float64[L, P], in [0, 1]) for `expand`.
         """
         n_trees = cur.shape[1]
         n_worlds = worlds.shape[1]
@@ -255,6 +263,11 @@ def make_puct(kernel: Kernel):
                     if own_values and p != me[b]:
                         info_tensor(s, params, me[b], my_tensors[lane])
                         leaf[lane, 2] = 1
+                    if leaf_rollout:  # the tensors and masks are taken: s may move on
+                        random_playout(s, params, rng, la, ca, cp)
+                        terminal_scores(s, params, ret, scores)
+                        for i in range(scores.shape[0]):
+                            roll[lane, i] = scores[i]
                     status[lane] = NEEDS_EVAL
                     break
                 ch = select_puct(nodes, value, prior, count, pending, x, lab, n, p, c_puct,
@@ -281,8 +294,8 @@ def make_puct(kernel: Kernel):
                     backprop(nodes, value, cur[lane, t], scores)
 
     @nb.njit(cache=True)
-    def expand(priors, values, my_values, me, lanes, nodes, value, prior, count, pending, cur,
-               leaf, status, masks, labels, scores):
+    def expand(priors, values, my_values, me, lanes, own_only, leaf_mix, roll, nodes, value,
+               prior, count, pending, cur, leaf, status, masks, labels, scores):
         """Create the children of every evaluated leaf and back its values up.
 
         Rows are lanes (see `descend`): priors: float32[L, A]; values:
@@ -291,7 +304,13 @@ def make_puct(kernel: Kernel):
         replaces the actor's estimate where ``leaf[l, 2] == 1`` (rows whose
         ``status`` is not NEEDS_EVAL are ignored). When several lanes of a
         wave stopped at the same leaf, the first one creates its children;
-        every lane backs up its own value and lifts its virtual loss.
+        every lane backs up its own value and lifts its virtual loss. With
+        ``own_only`` (value_view ``own``) only own-view entries are used: the
+        actor's entry from the actor's view and the searcher's from its own;
+        the other seats share the rest of a zero sum equally (clipped to
+        [-1, 1]). With ``leaf_mix = m > 0`` every score backed up is ``(1 - m)``
+        times the network's plus ``m`` times the leaf's random playout
+        (``roll``, from `descend`): AlphaGo's mixed leaf evaluation.
         """
         n_trees = cur.shape[1]
         for lane in range(cur.shape[0]):
@@ -309,6 +328,21 @@ def make_puct(kernel: Kernel):
                 scores[i] = 0.5 * (values[lane, i] + 1.0)
             if leaf[lane, 2] == 1:
                 scores[me[b]] = 0.5 * (my_values[lane, me[b]] + 1.0)
+            if own_only:
+                own_sum = values[lane, actor]
+                n_known = 1
+                if leaf[lane, 2] == 1:
+                    own_sum += my_values[lane, me[b]]
+                    n_known = 2
+                n_rest = scores.shape[0] - n_known
+                if n_rest > 0:
+                    rest = min(1.0, max(-1.0, -own_sum / n_rest))
+                    for i in range(scores.shape[0]):
+                        if i != actor and not (leaf[lane, 2] == 1 and i == me[b]):
+                            scores[i] = 0.5 * (rest + 1.0)
+            if leaf_mix > 0.0:
+                for i in range(scores.shape[0]):
+                    scores[i] = (1.0 - leaf_mix) * scores[i] + leaf_mix * roll[lane, i]
             for t in range(n_trees):
                 add_pending(nodes, pending, cur[lane, t], -1)
                 backprop(nodes, value, cur[lane, t], scores)

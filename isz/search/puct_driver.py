@@ -21,6 +21,7 @@ from isz.search.tree import CHILD, LABEL, NONE, SIB, VISITS, Tree
 POLICY_TARGETS = ("visits", "mirror")
 OPPONENT_MODES = ("puct", "prior", "evaluate")
 ROOT_SELECTIONS = ("puct", "uniform")
+VALUE_VIEWS = ("searcher", "actor", "own")  # see isz.search.puct
 
 
 @dataclass(frozen=True)
@@ -34,8 +35,10 @@ class PUCTConfig:
     dirichlet_alpha: float = 0.3
     dirichlet_eps: float = 0.0
     opponents: str = "puct"  # puct; prior: opponents play the network policy; evaluate: all do
-    value_view: str = "searcher"  # searcher: the searcher's leaf values from its own view; actor
+    value_view: str = "searcher"  # searcher: the searcher's leaf values from its own view; actor;
+    #   own: as searcher, the other seats share a zero sum (own-entry value heads)
     root_selection: str = "puct"  # uniform: root moves visited in turn (unbiased root means)
+    leaf_mix: float = 0.0  # m in [0, 1]: leaf value (1 - m) network + m random playout
 
 
 class PUCTBatch:
@@ -70,6 +73,7 @@ class PUCTBatch:
         self.status = np.zeros(n, dtype=np.int64)
         self.tensors = np.zeros((n, game.tensor_size), dtype=np.float32)
         self.my_tensors = np.zeros((n, game.tensor_size), dtype=np.float32)
+        self.roll = np.zeros((n, game.num_players), dtype=np.float64)  # leaf playouts
         self.masks = np.zeros((n, game.num_actions), dtype=np.bool_)
         self.labels = np.zeros((n, game.num_actions), dtype=np.int64)
         self.b = Scratch(game)
@@ -92,12 +96,12 @@ class PUCTBatch:
         t.reserve(self.per_step * len(self.status))
         self.descend(self.worlds, k, self.lanes, active, g.kparams, self.me,
                      int(self.n_trees > 1), c.c_puct, c.fpu, c.rollouts,
-                     OPPONENT_MODES.index(c.opponents), c.value_view == "searcher",
-                     c.root_selection == "uniform", t.nodes,
-                     t.value, t.prior, t.count, t.pending, self.rng, self.cur, self.leaf,
+                     OPPONENT_MODES.index(c.opponents), c.value_view in ("searcher", "own"),
+                     c.root_selection == "uniform", c.leaf_mix > 0, t.nodes, t.value, t.prior,
+                     t.count, t.pending, self.rng, self.cur, self.leaf,
                      self.status, self.tensors, self.masks, self.labels, self.my_tensors,
                      self.b.s, self.b.la, self.b.lab, self.b.ca, self.b.cp, self.b.ret,
-                     self.b.scores, self.b.tbuf)
+                     self.b.scores, self.b.tbuf, self.roll)
         self.simulations = k + active
         need = np.flatnonzero(self.status == NEEDS_EVAL)
         if len(need) == 0:
@@ -105,7 +109,8 @@ class PUCTBatch:
         priors, values, my_values = self._evaluate(evaluator, need)
         if c.dirichlet_eps > 0:
             self._root_noise(need, priors)
-        self.expand(priors, values, my_values, self.me, self.lanes, t.nodes, t.value, t.prior,
+        self.expand(priors, values, my_values, self.me, self.lanes, c.value_view == "own",
+                    float(c.leaf_mix), self.roll, t.nodes, t.value, t.prior,
                     t.count, t.pending, self.cur, self.leaf, self.status, self.masks,
                     self.labels, self.b.scores)
 
@@ -174,6 +179,18 @@ class PUCTBatch:
             out[int(nodes[ch, LABEL])] = (n, self.tree.value[ch] / n if n else 0.0)
             ch = int(nodes[ch, SIB])
         return out
+
+    def root_value(self, b: int) -> float:
+        """The searcher's value of search b's root: the visit-weighted mean score of
+        its root moves, mapped to [-1, 1] (``2 * score - 1``: the searching seat's
+        return, the value head's sign convention); 0.0 before any visit."""
+        nodes, total, visits = self.tree.nodes, 0.0, 0
+        ch = int(nodes[self.root(b), CHILD])
+        while ch != NONE:
+            visits += int(nodes[ch, VISITS])
+            total += float(self.tree.value[ch])
+            ch = int(nodes[ch, SIB])
+        return 2.0 * total / visits - 1.0 if visits else 0.0
 
     def visit_policy(self, b: int) -> np.ndarray:
         """Root visit distribution of search b: float32[num_actions] (the policy target)."""

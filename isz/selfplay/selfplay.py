@@ -8,7 +8,9 @@ Each position records its policy target (root visits, or the mirror-descent
 improved policy, see `PUCTBatch.mirror_policy`, whose magnet is uniform or the
 policy of a ``magnet`` evaluator: a snapshot of the network); moves are drawn
 from it for the first ``temperature_moves`` moves of a game, then its argmax
-is played.
+is played. With ``value_target_q > 0`` the actor's value target mixes the
+final return with its search's root value (`isz.selfplay.records`); with
+``puct.rollouts`` the leaves are random playouts (uniform priors, no network).
 """
 
 from __future__ import annotations
@@ -41,6 +43,8 @@ class SelfPlayConfig:
     target: str = "visits"  # policy target and move law: visits, or mirror (see PUCTBatch)
     mirror_eta: float = 2.0  # step size of the mirror target
     mirror_alpha: float = 0.0  # magnet (uniform) weight of the mirror target
+    value_target_q: float = 0.0  # lam: the actor's value target (1 - lam) z + lam q (records)
+    q_rows: str = "decisions"  # rows mixed: decisions, or all (value-only: next own q)
     puct: PUCTConfig = PUCTConfig(dirichlet_eps=0.25)
 
 
@@ -54,6 +58,8 @@ class SelfPlayStats:
     belief_true_prob: list = field(default_factory=list)  # per sampled decision
     belief_entropy: list = field(default_factory=list)
     filters: FilterStats = field(default_factory=FilterStats)  # particle filters (recon)
+    final_returns: np.ndarray | None = None  # float32[N, P]: every row's z (the positions'
+    #   returns, before any value_target_q mix), for held-out value diagnostics
 
     def as_scalars(self) -> dict[str, float]:
         s = max(self.seconds, 1e-9)
@@ -100,7 +106,7 @@ def play(game: Game, evaluator: Evaluator, cfg: SelfPlayConfig, games: int,
         raise ValueError(f"a magnet needs the mirror target, not {cfg.target!r}")
     t0 = time.perf_counter()
     stats = SelfPlayStats()
-    started, records, fills = 0, [], []
+    started, records, fills, finals = 0, [], [], []
     slots: list[_Slot | None] = []
     while started < games and len(slots) < cfg.parallel_games:
         slots.append(_Slot(game, [make_search_belief(cfg.belief, game, evaluator,
@@ -114,7 +120,8 @@ def play(game: Game, evaluator: Evaluator, cfg: SelfPlayConfig, games: int,
             _to_decision(slot.state, rng)
             if slot.state.is_terminal():
                 slot.record.returns = np.asarray(slot.state.returns(), dtype=np.float32)
-                records.append(slot.record.positions())
+                records.append(slot.record.positions(cfg.value_target_q, cfg.q_rows))
+                finals.append(np.repeat(slot.record.returns[None], len(records[-1]), axis=0))
                 stats.games += 1
                 if progress:
                     progress(1)
@@ -129,6 +136,7 @@ def play(game: Game, evaluator: Evaluator, cfg: SelfPlayConfig, games: int,
     stats.seconds = time.perf_counter() - t0
     stats.batch_fill = float(np.mean(fills)) if fills else 0.0
     pos = Positions.concat(records)
+    stats.final_returns = np.concatenate(finals).astype(np.float32)
     # decisions searched (value-only rows of the other seats are not counted)
     stats.positions = int(np.count_nonzero(pos.policies.sum(axis=1) > 0))
     return pos, stats
@@ -191,8 +199,8 @@ def _move_all(game, evaluator, cfg, live: list[_Slot], rng, stats,
     for b, (slot, view) in enumerate(zip(live, views, strict=True)):
         pi = batch.target_policy(b, cfg.target, cfg.mirror_eta, cfg.mirror_alpha,
                                  None if rho is None else rho[b]).astype(np.float32)
-        slot.record.add(view.tensor(), masks[b], pi, view.player)
-        if cfg.puct.value_view == "searcher":
+        slot.record.add(view.tensor(), masks[b], pi, view.player, batch.root_value(b))
+        if cfg.puct.value_view in ("searcher", "own"):
             _add_value_views(game, slot, view.player)
         if slot.moves < cfg.temperature_moves:
             action = int(rng.choice(len(pi), p=pi / pi.sum()))

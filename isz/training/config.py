@@ -28,7 +28,8 @@ class SearchCfg:
     fpu: float = 0.5  # score in [0, 1] assumed for an unvisited move
     tree: str = "mo"  # mo: one tree per player; so: one tree of the searcher
     opponents: str = "puct"  # puct; prior: opponents play the network policy; evaluate: all do
-    value_view: str = "searcher"  # whose view values a leaf for the searcher: searcher or actor
+    value_view: str = "searcher"  # whose view values a leaf for the searcher: searcher, actor,
+    #   or own (as searcher; the other seats share a zero sum: for value_other_weight=0)
     root_selection: str = "puct"  # root moves by PUCT, or uniform: visited in turn, so their
     #   mean values are unbiased (PUCT's abandon unlucky moves); needs target=mirror
     dirichlet_alpha: float = 0.3  # root noise concentration (self-play only)
@@ -44,6 +45,7 @@ class SearchCfg:
     magnet_every: int = 10  # magnet=network: iterations between magnet snapshots
     planner_eta: float | None = None  # mirror step of the planner (evaluation, checkpoints'
     #   planner knobs); null: mirror_eta. Near equilibrium its step along noisy q is noise
+    leaf_mix: float = 0.0  # m in [0, 1]: a leaf's value is (1 - m) network + m random playout
 
 
 @dataclass
@@ -70,6 +72,12 @@ class SelfPlayCfg:
     device: str = "cpu"  # actors only (trainer.actors >= 1): cpu, or cuda (Ray places them)
     gpus_per_actor: float = 0.25  # actors on cuda: the GPU fraction each one asks Ray for
     chunk_games: int = 0  # actors only: games per streamed chunk (0 = parallel_games)
+    value_target_q: float = 0.0  # lam in [0, 1]: the actor's value target is (1 - lam) z +
+    #   lam q (z: final return, q: its search's root value); 0 = the final return only
+    value_target_q_rows: str = "decisions"  # rows whose own entry mixes in q: decisions,
+    #   or all (a value-only row takes the q of its seat's next decision)
+    rollout_iterations: int = 0  # first iterations whose self-play searches with random
+    #   playouts at the leaves and uniform priors (no network): q informative from the start
 
 
 @dataclass
@@ -81,6 +89,8 @@ class TrainerCfg:
     weight_decay: float = 1e-4  # AdamW decoupled weight decay
     lr_schedule: str = "cosine"  # cosine (to 10%) or constant
     value_weight: float = 1.0  # weight of the value MSE against the policy cross-entropy
+    value_other_weight: float = 1.0  # in [0, 1]: weight of the other seats' value entries
+    #   of a row against its own seat's (1: every entry alike)
     buffer_size: int = 50_000  # replay capacity in positions
     device: str = "auto"  # auto (CUDA when present), cpu, cuda, cuda:N
     torch_threads: int = 1  # CPU threads of torch; 1 avoids fighting the search for cores
@@ -162,13 +172,19 @@ def validate(cfg: TrainConfig) -> None:
     """Raise `IszError` naming the first bad value and what is allowed."""
     from isz.agents import agent_names
     from isz.belief import belief_names
-    from isz.search.puct_driver import OPPONENT_MODES, POLICY_TARGETS, ROOT_SELECTIONS
+    from isz.search.puct_driver import (
+        OPPONENT_MODES,
+        POLICY_TARGETS,
+        ROOT_SELECTIONS,
+        VALUE_VIEWS,
+    )
+    from isz.selfplay.records import Q_ROWS
 
     s, t = cfg.search, cfg.trainer
     check_int("search.simulations", s.simulations, lo=1)
     check_choice("search.tree", s.tree, ("mo", "so"))
     check_choice("search.opponents", s.opponents, OPPONENT_MODES)
-    check_choice("search.value_view", s.value_view, ("searcher", "actor"))
+    check_choice("search.value_view", s.value_view, VALUE_VIEWS)
     check_choice("search.target", s.target, POLICY_TARGETS)
     check_choice("search.root_selection", s.root_selection, ROOT_SELECTIONS)
     if s.root_selection == "uniform" and s.target != "mirror":
@@ -183,6 +199,10 @@ def validate(cfg: TrainConfig) -> None:
     _validate_magnet(cfg)
     check_choice("belief.policy", cfg.belief.policy, ("network", "uniform"))
     check_int("search.temperature_moves", s.temperature_moves, lo=0)
+    if isinstance(s.leaf_mix, bool) or not isinstance(s.leaf_mix, (int, float)) \
+            or not 0 <= s.leaf_mix <= 1:
+        raise IszError(f"search.leaf_mix must be a number in [0, 1] (0: the network's leaf "
+                       f"value, 1: a random playout), got {s.leaf_mix!r}")
     if not 0 <= s.dirichlet_eps <= 1:
         raise IszError(f"search.dirichlet_eps must be in [0, 1], got {s.dirichlet_eps}")
     _positive("search.dirichlet_alpha", s.dirichlet_alpha)
@@ -192,6 +212,12 @@ def validate(cfg: TrainConfig) -> None:
     check_int("model.depth", cfg.model.depth, lo=0)
     check_int("selfplay.parallel_games", cfg.selfplay.parallel_games, lo=1)
     check_int("selfplay.games_per_iteration", cfg.selfplay.games_per_iteration, lo=1)
+    lam = cfg.selfplay.value_target_q
+    if isinstance(lam, bool) or not isinstance(lam, (int, float)) or not 0 <= lam <= 1:
+        raise IszError(f"selfplay.value_target_q must be a number in [0, 1] (0: final "
+                       f"return, 1: root value), got {lam!r}")
+    check_choice("selfplay.value_target_q_rows", cfg.selfplay.value_target_q_rows, Q_ROWS)
+    check_int("selfplay.rollout_iterations", cfg.selfplay.rollout_iterations, lo=0)
     for key in ("iterations", "steps_per_iteration", "batch_size", "buffer_size",
                 "final_eval_deals", "eval_deals", "eval_workers", "checkpoint_every",
                 "keep_last"):
@@ -201,6 +227,10 @@ def validate(cfg: TrainConfig) -> None:
     check_int("trainer.seed", t.seed, lo=0)
     check_int("trainer.torch_threads", t.torch_threads, lo=1)
     _positive("trainer.lr", t.lr)
+    ow = t.value_other_weight
+    if isinstance(ow, bool) or not isinstance(ow, (int, float)) or not 0 <= ow <= 1:
+        raise IszError(f"trainer.value_other_weight must be a number in [0, 1] (1: every "
+                       f"value entry alike, 0: only the row's own seat), got {ow!r}")
     check_choice("trainer.lr_schedule", t.lr_schedule, ("cosine", "constant"))
     _validate_actors(cfg)
     for name in t.eval_opponents:

@@ -128,7 +128,7 @@ class RunLogger:
             self.writer.flush()
         short = {k.split("/")[-1]: round(v, 3) for k, v in scalars.items()
                  if k in ("loss/policy", "loss/value", "eval/exploitability")
-                 or k.startswith("eval/score")}
+                 or k.startswith(("eval/score", "value/fresh_mse"))}
         if self.bar is not None:
             self.bar.set_postfix(short)
             self.bar.update(1)

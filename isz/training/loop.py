@@ -31,7 +31,7 @@ from isz.selfplay import SelfPlayConfig
 from isz.training import run_state
 from isz.training.config import TrainConfig, validate
 from isz.training.evaluation import evaluate, planner_knobs
-from isz.training.learner import train_step
+from isz.training.learner import train_step, value_diagnostics
 from isz.training.logging import RunLogger
 from isz.training.source import open_source
 
@@ -42,12 +42,23 @@ def _selfplay_cfg(cfg: TrainConfig) -> SelfPlayConfig:
     s = cfg.search
     puct = PUCTConfig(c_puct=s.c_puct, fpu=s.fpu, tree=s.tree, dirichlet_alpha=s.dirichlet_alpha,
                       dirichlet_eps=s.dirichlet_eps, opponents=s.opponents,
-                      value_view=s.value_view, root_selection=s.root_selection)
+                      value_view=s.value_view, root_selection=s.root_selection,
+                      leaf_mix=float(s.leaf_mix))
     return SelfPlayConfig(parallel_games=cfg.selfplay.parallel_games,
                           simulations=s.simulations, temperature_moves=s.temperature_moves,
                           belief=cfg.belief.spec(), belief_policy=cfg.belief.policy,
                           target=s.target, mirror_eta=s.mirror_eta,
-                          mirror_alpha=s.mirror_alpha, puct=puct)
+                          mirror_alpha=s.mirror_alpha,
+                          value_target_q=float(cfg.selfplay.value_target_q),
+                          q_rows=cfg.selfplay.value_target_q_rows, puct=puct)
+
+
+def selfplay_cfg_at(cfg: TrainConfig, sp_cfg: SelfPlayConfig, it: int) -> SelfPlayConfig:
+    """Self-play knobs of iteration ``it`` (1-based): the mirror magnet of
+    `mirror_alpha_at`, and random-playout leaves for the first
+    ``selfplay.rollout_iterations`` iterations."""
+    puct = dataclasses.replace(sp_cfg.puct, rollouts=it <= cfg.selfplay.rollout_iterations)
+    return dataclasses.replace(sp_cfg, mirror_alpha=mirror_alpha_at(cfg, it), puct=puct)
 
 
 def _learn(st, cfg: TrainConfig, device, progress: Progress) -> dict[str, float]:
@@ -57,7 +68,7 @@ def _learn(st, cfg: TrainConfig, device, progress: Progress) -> dict[str, float]
     for _ in range(t.steps_per_iteration):
         batch = st.buffer.sample(t.batch_size, st.rng)
         for k, v in train_step(st.model, st.optimizer, st.scheduler, batch, device,
-                               t.value_weight).items():
+                               t.value_weight, other_weight=t.value_other_weight).items():
             sums[k] = sums.get(k, 0.0) + v
         st.counters["steps"] += 1
         progress.update()
@@ -139,12 +150,14 @@ def _iterate(cfg: TrainConfig, game, st, device, log: RunLogger, source) -> dict
     while st.counters["iteration"] < t.iterations:
         it = st.counters["iteration"] + 1
         t_it = time.perf_counter()
-        alpha = mirror_alpha_at(cfg, it)
+        it_cfg = selfplay_cfg_at(cfg, sp_cfg, it)
+        alpha = it_cfg.mirror_alpha
         magnet_iteration = st.magnet_iteration
         with log.step(f"self-play {it}", cfg.selfplay.games_per_iteration, "games") as bar:
-            pos, stats, scalars = source.collect(
-                st, dataclasses.replace(sp_cfg, mirror_alpha=alpha),
-                cfg.selfplay.games_per_iteration, progress=bar.update)
+            pos, stats, scalars = source.collect(st, it_cfg, cfg.selfplay.games_per_iteration,
+                                                 progress=bar.update)
+        if stats.final_returns is not None:  # held-out: the network has not seen these games
+            scalars.update(value_diagnostics(st.model, pos, stats.final_returns, device))
         st.buffer.add(pos)
         st.counters["games"] += stats.games
         st.counters["positions"] += stats.positions

@@ -177,11 +177,11 @@ def test_nan_loss_stops_with_last_good_checkpoint(tmp_path, monkeypatch):
     real = loop.train_step
     calls = {"n": 0}
 
-    def poisoned(model, opt, sched, batch, device, value_weight):
+    def poisoned(model, opt, sched, batch, device, value_weight, **kw):
         calls["n"] += 1
         if calls["n"] > 2:  # iteration 2
             batch.returns[:] = float("nan")
-        return real(model, opt, sched, batch, device, value_weight)
+        return real(model, opt, sched, batch, device, value_weight, **kw)
 
     monkeypatch.setattr(loop, "train_step", poisoned)
     with pytest.raises(TrainingDiverged, match="loss became nan"):
