@@ -102,6 +102,18 @@ def write_atomic(path: str | os.PathLike, write: Callable[[IO], None],
     return path
 
 
+def remove_stale_temps(folder: str | os.PathLike) -> list[Path]:
+    """Remove the temp files `write_atomic` left in ``folder`` when its process was
+    killed mid-write (``kill -9`` skips its cleanup); returns what was removed.
+    Call it only where no other process writes into ``folder``."""
+    gone = []
+    for f in Path(folder).glob(".*.tmp"):
+        with contextlib.suppress(OSError):
+            f.unlink()
+            gone.append(f)
+    return gone
+
+
 def write_json_atomic(path: str | os.PathLike, payload: dict) -> Path:
     """Write ``payload`` as indented JSON to ``path`` atomically (`write_atomic`)."""
     def write(f):

@@ -22,7 +22,7 @@ from pathlib import Path
 import numpy as np
 import torch
 
-from isz.fs import MB, write_json_atomic
+from isz.fs import MB, remove_stale_temps, write_json_atomic
 from isz.games.base import Game
 from isz.nn.checkpoint import load_checkpoint, save_checkpoint
 from isz.nn.model import ModelConfig, PolicyValueNet, build_model
@@ -70,7 +70,11 @@ def fresh(game: Game, model_cfg: ModelConfig, tcfg, device) -> RunState:
 
 
 def resume(path: Path, game: Game, model_cfg: ModelConfig, tcfg, device) -> RunState:
-    """Load ``last.pt`` and the buffer it names (IszError for another game or a bad file)."""
+    """Load ``last.pt`` and the buffer it names (IszError for another game or a bad file).
+
+    Temp files of a write that a kill interrupted are removed first: the run
+    resuming is the only writer of its checkpoints folder."""
+    remove_stale_temps(path.parent)
     ckpt = load_checkpoint(path, game, map_location=device)
     model = build_model(game, ModelConfig.from_dict(ckpt["model_config"])).to(device)
     model.load_state_dict(ckpt["model"])
