@@ -46,6 +46,15 @@ def check_int(what: str, value, lo: int | None = None, hi: int | None = None) ->
     return int(value)
 
 
+def check_fraction(what: str, value, meaning: str) -> float:
+    """Return `value` as float, raising `IszError` unless it is a number in [0, 1];
+    ``meaning`` says what the ends mean (e.g. ``"0: final return, 1: root value"``)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)) \
+            or not 0 <= value <= 1:
+        raise IszError(f"{what} must be a number in [0, 1] ({meaning}), got {value!r}")
+    return float(value)
+
+
 def seed_from(rng: Rng) -> int:
     """Draw a 63-bit seed for a compiled kernel from a numpy Generator."""
     return int(rng.integers(0, 2**63 - 1))

@@ -37,13 +37,14 @@ from isz.belief import Belief
 from isz.games.base import Game, View
 from isz.search.evaluator import make_search_belief
 from isz.search.puct_driver import (
+    LEAF_MIX_ENDS,
     OPPONENT_MODES,
     ROOT_SELECTIONS,
     VALUE_VIEWS,
     PUCTBatch,
     PUCTConfig,
 )
-from isz.types import IszError, check_choice, check_int, seed_from
+from isz.types import IszError, check_choice, check_fraction, check_int, seed_from
 
 PUCT_KNOBS = {"iterations": 200, "time_budget": None, "lanes": "auto", "c_puct": 1.5,
               "fpu": 0.5, "tree": "mo", "opponents": "puct",
@@ -97,7 +98,8 @@ class PUCTAgent(Agent):
                               fpu=_check_number("fpu", k["fpu"], 0.0), tree=k["tree"],
                               rollouts=k["evaluator"] is None, opponents=k["opponents"],
                               value_view=k["value_view"], root_selection=k["root_selection"],
-                              leaf_mix=self._leaf_mix(k))
+                              leaf_mix=check_fraction("leaf_mix", k["leaf_mix"],
+                                                       LEAF_MIX_ENDS))
         b = k["belief"]
         self.belief = b if isinstance(b, Belief) else \
             make_search_belief(b, game, k["evaluator"], k["belief_policy"])
@@ -106,14 +108,6 @@ class PUCTAgent(Agent):
         self.knobs = k
         self.last_stats: dict[int, tuple[int, float]] = {}
         self.last_simulations = 0
-
-    @staticmethod
-    def _leaf_mix(k: dict) -> float:
-        m = k["leaf_mix"]
-        if isinstance(m, bool) or not isinstance(m, (int, float)) or not 0 <= m <= 1:
-            raise IszError(f"leaf_mix must be a number in [0, 1] (0: the network's leaf "
-                           f"value, 1: a random playout), got {m!r}")
-        return float(m)
 
     def reset(self) -> None:
         self.belief.reset()

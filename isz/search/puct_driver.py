@@ -22,6 +22,7 @@ POLICY_TARGETS = ("visits", "mirror")
 OPPONENT_MODES = ("puct", "prior", "evaluate")
 ROOT_SELECTIONS = ("puct", "uniform")
 VALUE_VIEWS = ("searcher", "actor", "own")  # see isz.search.puct
+LEAF_MIX_ENDS = "0: the network's leaf value, 1: a random playout"  # PUCTConfig.leaf_mix
 
 
 @dataclass(frozen=True)

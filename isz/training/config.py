@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from isz.types import IszError, check_choice, check_int
+from isz.types import IszError, check_choice, check_fraction, check_int
 
 
 @dataclass
@@ -173,6 +173,7 @@ def validate(cfg: TrainConfig) -> None:
     from isz.agents import agent_names
     from isz.belief import belief_names
     from isz.search.puct_driver import (
+        LEAF_MIX_ENDS,
         OPPONENT_MODES,
         POLICY_TARGETS,
         ROOT_SELECTIONS,
@@ -199,10 +200,7 @@ def validate(cfg: TrainConfig) -> None:
     _validate_magnet(cfg)
     check_choice("belief.policy", cfg.belief.policy, ("network", "uniform"))
     check_int("search.temperature_moves", s.temperature_moves, lo=0)
-    if isinstance(s.leaf_mix, bool) or not isinstance(s.leaf_mix, (int, float)) \
-            or not 0 <= s.leaf_mix <= 1:
-        raise IszError(f"search.leaf_mix must be a number in [0, 1] (0: the network's leaf "
-                       f"value, 1: a random playout), got {s.leaf_mix!r}")
+    check_fraction("search.leaf_mix", s.leaf_mix, LEAF_MIX_ENDS)
     if not 0 <= s.dirichlet_eps <= 1:
         raise IszError(f"search.dirichlet_eps must be in [0, 1], got {s.dirichlet_eps}")
     _positive("search.dirichlet_alpha", s.dirichlet_alpha)
@@ -212,10 +210,8 @@ def validate(cfg: TrainConfig) -> None:
     check_int("model.depth", cfg.model.depth, lo=0)
     check_int("selfplay.parallel_games", cfg.selfplay.parallel_games, lo=1)
     check_int("selfplay.games_per_iteration", cfg.selfplay.games_per_iteration, lo=1)
-    lam = cfg.selfplay.value_target_q
-    if isinstance(lam, bool) or not isinstance(lam, (int, float)) or not 0 <= lam <= 1:
-        raise IszError(f"selfplay.value_target_q must be a number in [0, 1] (0: final "
-                       f"return, 1: root value), got {lam!r}")
+    check_fraction("selfplay.value_target_q", cfg.selfplay.value_target_q,
+                   "0: final return, 1: root value")
     check_choice("selfplay.value_target_q_rows", cfg.selfplay.value_target_q_rows, Q_ROWS)
     check_int("selfplay.rollout_iterations", cfg.selfplay.rollout_iterations, lo=0)
     for key in ("iterations", "steps_per_iteration", "batch_size", "buffer_size",
@@ -227,10 +223,8 @@ def validate(cfg: TrainConfig) -> None:
     check_int("trainer.seed", t.seed, lo=0)
     check_int("trainer.torch_threads", t.torch_threads, lo=1)
     _positive("trainer.lr", t.lr)
-    ow = t.value_other_weight
-    if isinstance(ow, bool) or not isinstance(ow, (int, float)) or not 0 <= ow <= 1:
-        raise IszError(f"trainer.value_other_weight must be a number in [0, 1] (1: every "
-                       f"value entry alike, 0: only the row's own seat), got {ow!r}")
+    check_fraction("trainer.value_other_weight", t.value_other_weight,
+                   "1: every value entry alike, 0: only the row's own seat")
     check_choice("trainer.lr_schedule", t.lr_schedule, ("cosine", "constant"))
     _validate_actors(cfg)
     for name in t.eval_opponents:
