@@ -162,7 +162,6 @@ def evaluate(cfg: EvaluateConfig) -> dict:
         preflight_exploitability(game, agents)
     result = match(game, agents, cfg.deals, cfg.seed, workers=cfg.workers,
                    progress=cfg.progress)
-    print(result.table())
     payload = {"config": dataclasses.asdict(cfg),
                "seats": [{"agent": name, "knobs": knobs} for name, knobs in specs],
                "result": result.to_dict()}
@@ -170,6 +169,9 @@ def evaluate(cfg: EvaluateConfig) -> dict:
         payload["exploitability"], payload["exploitability_work"] = exploitabilities(
             specs, agents, game, cfg.seed, cfg.progress)
     write_json_atomic(out, payload)
+    # the table after the write: a reader that closes the pipe early (| head) cannot
+    # cost the results
+    print(result.table())
     print(f"wrote {out}")
     return payload
 

@@ -77,7 +77,14 @@ def make_game(name: str, **params) -> Game:
         raise IszError(f"unknown game {name!r}; allowed: {', '.join(game_names())} "
                        "(a game defined outside isz: import its module first, or "
                        "game.module=package.module in the scripts)")
-    return _GAMES[name](**params)
+    game = _GAMES[name](**params)
+    # a checkpoint records the base game and its full parameters: a game built from a
+    # preset's exact parameters is that preset (tables then say "oh_hell", not "tricks")
+    for preset_name, (base, preset) in _PRESETS.items():
+        if base == name and _GAMES[base](**preset).params == game.params:
+            game.preset = preset_name
+            break
+    return game
 
 
 def game_module(game: Game) -> str | None:

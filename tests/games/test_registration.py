@@ -96,3 +96,13 @@ def test_check_game_states_the_layout_rules():
     game.kparams = np.zeros(1, np.int32)
     with pytest.raises(ConformanceError, match="kparams must be"):
         check_game(game)
+
+
+def test_a_preset_rebuilt_from_its_checkpoint_spec_keeps_its_name():
+    """A checkpoint records the base game and all its parameters; rebuilt, it is the preset."""
+    oh_hell = isz.make_game("oh_hell")
+    rebuilt = isz.make_game(oh_hell.spec["name"], **oh_hell.spec["params"])
+    assert oh_hell.spec["name"] == "tricks" and rebuilt.preset == "oh_hell"
+    other = isz.make_game("tricks", **{**oh_hell.spec["params"], "hand_size": 9})
+    assert getattr(other, "preset", None) is None
+    assert getattr(isz.make_game("tricks"), "preset", None) is None
