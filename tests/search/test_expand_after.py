@@ -142,3 +142,23 @@ def test_search_expand_after_reaches_planner_and_selfplay_and_is_checked():
     cfg.search.expand_after = 0
     with pytest.raises(isz.IszError, match=r"search.expand_after must be in \[1, inf\]"):
         validate(cfg)
+
+
+def test_selfplay_with_a_threshold_plays_games_with_fewer_evaluations():
+    from dataclasses import replace
+
+    from isz.selfplay import SelfPlayConfig, play
+
+    game = isz.make_game("tricks", players=3)
+    ev = _Eval(game)
+    cfg = SelfPlayConfig(parallel_games=2, simulations=16)
+    out = {}
+    for n in (1, 4):
+        c = replace(cfg, puct=replace(cfg.puct, expand_after=n))
+        pos, stats = play(game, ev, c, 2, np.random.default_rng(0))
+        assert stats.games == 2 and stats.positions > 0
+        sums = pos.policies.sum(1)  # value-only rows (the other seats') have none
+        assert np.all(np.isfinite(pos.policies)) and np.any(sums > 0)
+        assert np.allclose(sums[sums > 0], 1)
+        out[n] = stats.evaluations
+    assert out[4] < out[1] / 2
