@@ -33,9 +33,11 @@ SEARCH_POSITIONS = [
 AGENTS = ["so_ismcts", "mo_ismcts", "pimc", "cheat_uct"]
 
 
-def planner_rows(games: list[str], lanes: str, device: str):
-    """One decision of the planner at each ``lanes`` next to rollout so_ismcts at the same
-    position, and the ratio planner simulations/s : so_ismcts iterations/s."""
+def planner_rows(games: list[str], lanes: str, device: str, expand_after: str = "1",
+                 leaf_mix: float = 0.0, tree: str = "mo", iterations: int = 256):
+    """One decision of the planner at each ``lanes`` and expansion threshold
+    (``expand_after``, comma list) next to rollout so_ismcts at the same position,
+    and the ratio planner simulations/s : so_ismcts iterations/s."""
     from isz.evaluation import speed_nn
     from isz.evaluation.speed import PLANNER_POSITIONS
 
@@ -44,9 +46,11 @@ def planner_rows(games: list[str], lanes: str, device: str):
                           1000, 7)
         yield so
         for n in map(int, lanes.split(",")):
-            row = speed_nn.planner_speed(game, n, device=device)
-            row["ratio_to_so_ismcts"] = round(row["value"] / so["value"], 5)
-            yield row
+            for e in map(int, expand_after.split(",")):
+                row = speed_nn.planner_speed(game, n, iterations, device=device,
+                                             expand_after=e, leaf_mix=leaf_mix, tree=tree)
+                row["ratio_to_so_ismcts"] = round(row["value"] / so["value"], 5)
+                yield row
 
 
 def main(argv=None) -> int:
@@ -57,6 +61,13 @@ def main(argv=None) -> int:
     ap.add_argument("--planner-games", default="tricks,oh_hell")
     ap.add_argument("--planner-lanes", default="1,16",
                     help="lanes of the single-decision planner rows (1 = before batching)")
+    ap.add_argument("--planner-expand-after", default="1",
+                    help="comma list of the planner rows' expansion thresholds (1 = off)")
+    ap.add_argument("--planner-leaf-mix", type=float, default=0.0,
+                    help="leaf_mix of the planner rows (1: random-playout leaf values)")
+    ap.add_argument("--planner-tree", default="mo", help="tree of the planner rows: mo, so")
+    ap.add_argument("--planner-iterations", type=int, default=256,
+                    help="simulations of one planner decision")
     ap.add_argument("--device", default="auto", help="device of the network rows")
     ap.add_argument("--selfplay-game", default="tricks")
     ap.add_argument("--selfplay-batches", default="1,64,256")
@@ -102,7 +113,9 @@ def main(argv=None) -> int:
             emit(speed_nn.selfplay_speed(a.selfplay_game, b, games=max(b, 16),
                                          simulations=32, device=a.device))
     if "planner" in sections:
-        for row in planner_rows(a.planner_games.split(","), a.planner_lanes, a.device):
+        for row in planner_rows(a.planner_games.split(","), a.planner_lanes, a.device,
+                                a.planner_expand_after, a.planner_leaf_mix, a.planner_tree,
+                                a.planner_iterations):
             emit(row)
     if "nn" in sections:
         for b in map(int, a.nn_batches.split(",")):

@@ -123,6 +123,30 @@ PYEOF
       iterations=256 output=docs/results/eq_oh_hell_v3_mix0.5_equal_sims_256_100deals.json
     $PY scripts/evaluate.py checkpoint=$ck $q knobs.planner.leaf_mix=1.0 deals=1000 \
       time_per_move=0.02 output=docs/results/eq_oh_hell_v3_mix1_equal_time_0.02.json
+    # expansion threshold (knobs.planner.expand_after=n: a leaf's first n-1 visits are random
+    # playouts, no network call), on a retrain of experiment=oh_hell_q (same command, seed 0:
+    # "v3b"): the speed rows, a 100-deal screen at 0.02 s, then the chosen (tree, n) at
+    # 0.02 s (1,000 deals), 0.05 s (300 deals) and 256 simulations (200 deals, also n=1)
+    for tr in "so --planner-expand-after 1,4,16,64" "mo --planner-expand-after 1,16"; do
+      $PY scripts/bench.py --only planner --planner-games tricks,oh_hell --planner-lanes 16 \
+        --planner-leaf-mix 1 --planner-iterations 1000 --planner-tree $tr \
+        --out docs/results/bench_expand_after.jsonl
+    done
+    x="$q knobs.planner.leaf_mix=1.0"
+    for tn in so:16 so:64 so:4 so:1 mo:16; do
+      $PY scripts/evaluate.py checkpoint=$ck $x knobs.planner.tree=${tn%:*} \
+        knobs.planner.expand_after=${tn#*:} deals=100 time_per_move=0.02 \
+        output=docs/results/eq_oh_hell_v3b_${tn%:*}_n${tn#*:}_equal_time_0.02_100deals.json
+    done
+    x="$x knobs.planner.tree=mo"
+    $PY scripts/evaluate.py checkpoint=$ck $x knobs.planner.expand_after=16 deals=1000 \
+      time_per_move=0.02 output=docs/results/eq_oh_hell_v3b_mo_n16_equal_time_0.02.json
+    $PY scripts/evaluate.py checkpoint=$ck $x knobs.planner.expand_after=16 deals=300 \
+      time_per_move=0.05 output=docs/results/eq_oh_hell_v3b_mo_n16_equal_time_0.05_300deals.json
+    for n in 16 1; do
+      $PY scripts/evaluate.py checkpoint=$ck $x knobs.planner.expand_after=$n deals=200 \
+        iterations=256 output=docs/results/eq_oh_hell_v3b_mo_n${n}_equal_sims_256_200deals.json
+    done
     # the same PUCT search with random playouts and uniform priors (no network)
     $PY scripts/evaluate.py game=oh_hell "agents=[puct_ismcts,so_ismcts,pimc]" \
       knobs.puct_ismcts.belief=voids knobs.so_ismcts.belief=voids knobs.pimc.belief=voids \

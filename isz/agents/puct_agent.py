@@ -19,7 +19,9 @@ a policy — posterior, gibbs — weighs histories by the evaluator's priors; or
 ``final`` (``most_visits``, ``visit_distribution``, or ``mirror``: the improved
 policy ``softmax(log P + mirror_eta * q)`` of `PUCTBatch.mirror_policy`, played
 mixed), ``mirror_eta`` (2.0), ``leaf_mix`` (0.0: a leaf's value is ``(1 - m)``
-network + ``m`` one random playout), ``evaluator`` (an
+network + ``m`` one random playout), ``expand_after`` (1: every leaf is
+evaluated; ``n``: a leaf's first ``n - 1`` visits are random playouts, no network
+call, and its ``n``-th expands it: AlphaGo's expansion threshold), ``evaluator`` (an
 `Evaluator`; None = knowledge-free: uniform priors and random rollouts).
 `isz.load_planner(path)` builds one from a checkpoint.
 """
@@ -50,7 +52,8 @@ PUCT_KNOBS = {"iterations": 200, "time_budget": None, "lanes": "auto", "c_puct":
               "fpu": 0.5, "tree": "mo", "opponents": "puct",
               "value_view": "searcher", "root_selection": "puct", "belief": "uniform",
               "belief_policy": "network",
-              "final": "most_visits", "mirror_eta": 2.0, "leaf_mix": 0.0, "evaluator": None}
+              "final": "most_visits", "mirror_eta": 2.0, "leaf_mix": 0.0, "expand_after": 1,
+              "evaluator": None}
 
 
 MAX_AUTO_LANES = 16
@@ -99,7 +102,8 @@ class PUCTAgent(Agent):
                               rollouts=k["evaluator"] is None, opponents=k["opponents"],
                               value_view=k["value_view"], root_selection=k["root_selection"],
                               leaf_mix=check_fraction("leaf_mix", k["leaf_mix"],
-                                                       LEAF_MIX_ENDS))
+                                                       LEAF_MIX_ENDS),
+                              expand_after=check_int("expand_after", k["expand_after"], lo=1))
         b = k["belief"]
         self.belief = b if isinstance(b, Belief) else \
             make_search_belief(b, game, k["evaluator"], k["belief_policy"])

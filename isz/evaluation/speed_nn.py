@@ -83,10 +83,13 @@ def train_speed(game_name: str, batch: int, device: str = "auto", steps: int = 5
 
 
 def planner_speed(game_name: str, lanes: int, iterations: int = 256, reps: int = 5,
-                  device: str = "auto", seed: int = 0) -> dict:
+                  device: str = "auto", seed: int = 0, expand_after: int = 1,
+                  leaf_mix: float = 0.0, tree: str = "mo") -> dict:
     """Median simulations/s of one decision of the network planner (default network),
     with ``lanes`` simulations in flight per network call (1 = one leaf per call),
-    at the position `search_speed` uses, so the two rows compare side by side."""
+    at the position `search_speed` uses, so the two rows compare side by side.
+    ``expand_after``, ``leaf_mix``, ``tree``: the planner knobs; the row also
+    records the evaluator rows per simulation of the last decision."""
     from isz.evaluation.speed import planner_position
 
     torch.set_num_threads(1)
@@ -95,7 +98,8 @@ def planner_speed(game_name: str, lanes: int, iterations: int = 256, reps: int =
     torch.manual_seed(seed)
     ev = NetworkEvaluator(build_model(game), dev)
     agent = isz.make_agent("puct_ismcts", game, iterations=iterations, lanes=lanes,
-                           evaluator=ev)
+                           evaluator=ev, expand_after=expand_after, leaf_mix=leaf_mix,
+                           tree=tree)
     view = planner_position(game, seed)
     agent.act(view, np.random.default_rng(seed))  # compile / warm up
     rates = []
@@ -104,7 +108,10 @@ def planner_speed(game_name: str, lanes: int, iterations: int = 256, reps: int =
         t = time.perf_counter()
         agent.act(view, np.random.default_rng(seed + r))
         rates.append(iterations / (time.perf_counter() - t))
+    batch = agent._search(agent.check_view(view), np.random.default_rng(seed))
     return {"bench": "planner_speed", "impl": "isz", "game": game_name, "device": str(dev),
-            "lanes": lanes, "iterations": iterations, "metric": "simulations_per_s",
+            "lanes": lanes, "iterations": iterations, "expand_after": expand_after,
+            "leaf_mix": leaf_mix, "tree": tree, "metric": "simulations_per_s",
             "value": round(float(np.median(rates))), "min": round(min(rates)),
-            "max": round(max(rates))}
+            "max": round(max(rates)),
+            "evaluations_per_simulation": round(batch.evaluations / batch.simulations, 4)}

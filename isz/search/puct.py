@@ -55,6 +55,13 @@ knows; the other players keep the actor's estimate. ``value_view = "own"``
 equal share of minus the sum of those two own-view values. ``leaf_mix = m``:
 a leaf's value is ``(1 - m)`` times the network's plus ``m`` times one random
 playout from the leaf's world (AlphaGo's lambda).
+
+Expansion threshold (``expand_after = n``, AlphaGo's n_thr): a leaf other than
+the searcher's root is expanded only when a simulation reaches it for the n-th
+time (visits plus simulations in flight through it); before, the simulation
+stops there and backs up a random playout from its world, with no evaluator
+row. Most leaves of a search are reached once, so most network calls go; n = 1
+(default) expands every leaf on its first visit, as before.
 """
 
 from __future__ import annotations
@@ -85,6 +92,7 @@ from isz.types import CHANCE, TERMINAL
 
 NEEDS_EVAL = 1
 IDLE = 2  # a lane that runs no simulation in this wave
+PLAYOUT = 3  # a lane that stopped at a leaf below the expansion threshold (played out)
 
 
 @nb.njit(cache=True)
@@ -186,10 +194,9 @@ def make_puct(kernel: Kernel):
 
     @nb.njit(cache=True)
     def descend(worlds, sim0, lanes, active, params, me, mo, c_puct, fpu, rollouts,
-                prior_moves, own_values, uniform_root, leaf_rollout, nodes, value, prior, count,
-                pending,
-                rng, cur, leaf, status, tensors, masks, labels, my_tensors, s, la, lab, ca, cp,
-                ret, scores, tbuf, roll):
+                prior_moves, own_values, uniform_root, leaf_rollout, expand_after, nodes, value,
+                prior, count, pending, rng, cur, leaf, status, tensors, masks, labels,
+                my_tensors, s, la, lab, ca, cp, ret, scores, tbuf, roll):
         """One wave: ``active`` simulations of every search down to a leaf or a terminal.
 
         Lane ``l`` (of ``L = B * lanes``) runs a simulation of search
@@ -210,6 +217,12 @@ def make_puct(kernel: Kernel):
         for the searcher conditions on the searcher's true cards). With
         ``leaf_rollout`` a leaf to evaluate is also played out at random from its
         world, its scores in ``roll[l]`` (float64[L, P], in [0, 1]) for `expand`.
+        expand_after = n >= 1: a leaf other than the searcher's root reached for
+        the k-th time (its visits plus simulations in flight through it, plus
+        this one) with k < n is not evaluated nor given children: a random
+        playout from the simulation's world is backed up through it and
+        ``status[l] == PLAYOUT`` (the expansion threshold of AlphaGo); n = 1
+        evaluates every leaf.
         """
         n_trees = cur.shape[1]
         n_worlds = worlds.shape[1]
@@ -241,6 +254,13 @@ def make_puct(kernel: Kernel):
                 at = p if mo else 0
                 owner = p if mo else me[b]
                 x = cur[lane, at]
+                at_root = p == me[b] and x == b * n_trees + (me[b] if mo else 0)
+                if nodes[x, CHILD] == NONE and not at_root and \
+                        nodes[x, VISITS] + pending[x] + 1 < expand_after:
+                    random_playout(s, params, rng, la, ca, cp)  # below the threshold
+                    terminal_scores(s, params, ret, scores)
+                    status[lane] = PLAYOUT
+                    break
                 n = legal_actions(s, params, la)
                 for i in range(n):
                     lab[i] = label_of(s, params, la[i], p, owner)
@@ -274,7 +294,6 @@ def make_puct(kernel: Kernel):
                                  fpu)
                 # prior_moves 1: opponents play the prior; 2: so does the searcher
                 # below its root (the root's values are then on-policy Q)
-                at_root = p == me[b] and x == b * n_trees + (me[b] if mo else 0)
                 if prior_moves == 1 and p != me[b] or prior_moves == 2 and not at_root:
                     ch = sample_prior(nodes, prior, x, lab, n, rng)
                 elif uniform_root and at_root:

@@ -15,8 +15,9 @@ from isz.games.base import Game
 from isz.rng import new_rng
 from isz.search.driver import Scratch
 from isz.search.evaluator import Evaluator
-from isz.search.puct import NEEDS_EVAL, make_puct
+from isz.search.puct import NEEDS_EVAL, PLAYOUT, make_puct
 from isz.search.tree import CHILD, LABEL, NONE, SIB, VISITS, Tree
+from isz.types import check_int
 
 POLICY_TARGETS = ("visits", "mirror")
 OPPONENT_MODES = ("puct", "prior", "evaluate")
@@ -40,6 +41,8 @@ class PUCTConfig:
     #   own: as searcher, the other seats share a zero sum (own-entry value heads)
     root_selection: str = "puct"  # uniform: root moves visited in turn (unbiased root means)
     leaf_mix: float = 0.0  # m in [0, 1]: leaf value (1 - m) network + m random playout
+    expand_after: int = 1  # n >= 1: a leaf is expanded (evaluated) on its n-th visit; the
+    #   visits before are random playouts (AlphaGo's expansion threshold); 1: every leaf
 
 
 class PUCTBatch:
@@ -50,11 +53,15 @@ class PUCTBatch:
     `add_worlds` supplies more). With ``lanes > 1`` the simulations of a wave
     descend the same tree one after another, spread by virtual losses, and
     their leaves are evaluated in one batch: a single decision then fills a
-    network batch the way self-play's B parallel games do.
+    network batch the way self-play's B parallel games do. With
+    ``cfg.expand_after = n > 1`` a leaf's first ``n - 1`` visits are random
+    playouts, backed up at once in `descend` (no evaluator row): ``playouts``
+    counts them, ``evaluations`` the evaluator's rows.
     """
 
     def __init__(self, game: Game, cfg: PUCTConfig, worlds: np.ndarray, me: np.ndarray,
                  seed: int, lanes: int = 1):
+        check_int("expand_after", cfg.expand_after, lo=1)
         self.game, self.cfg = game, cfg
         self.descend, self.expand = make_puct(game.kernel)
         self.worlds = worlds
@@ -80,6 +87,7 @@ class PUCTBatch:
         self.b = Scratch(game)
         self.simulations = 0  # per search, so far
         self.evaluations = 0
+        self.playouts = 0  # simulations that stopped below the expansion threshold
         self.leaf_batches: list[int] = []
 
     def root(self, b: int) -> int:
@@ -98,12 +106,15 @@ class PUCTBatch:
         self.descend(self.worlds, k, self.lanes, active, g.kparams, self.me,
                      int(self.n_trees > 1), c.c_puct, c.fpu, c.rollouts,
                      OPPONENT_MODES.index(c.opponents), c.value_view in ("searcher", "own"),
-                     c.root_selection == "uniform", c.leaf_mix > 0, t.nodes, t.value, t.prior,
+                     c.root_selection == "uniform", c.leaf_mix > 0, int(c.expand_after),
+                     t.nodes, t.value, t.prior,
                      t.count, t.pending, self.rng, self.cur, self.leaf,
                      self.status, self.tensors, self.masks, self.labels, self.my_tensors,
                      self.b.s, self.b.la, self.b.lab, self.b.ca, self.b.cp, self.b.ret,
                      self.b.scores, self.b.tbuf, self.roll)
         self.simulations = k + active
+        if c.expand_after > 1:
+            self.playouts += int(np.count_nonzero(self.status == PLAYOUT))
         need = np.flatnonzero(self.status == NEEDS_EVAL)
         if len(need) == 0:
             return

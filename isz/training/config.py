@@ -46,6 +46,8 @@ class SearchCfg:
     planner_eta: float | None = None  # mirror step of the planner (evaluation, checkpoints'
     #   planner knobs); null: mirror_eta. Near equilibrium its step along noisy q is noise
     leaf_mix: float = 0.0  # m in [0, 1]: a leaf's value is (1 - m) network + m random playout
+    expand_after: int = 1  # n >= 1: a leaf's first n - 1 visits are random playouts (no
+    #   network call), the n-th expands it (AlphaGo's expansion threshold); 1: every leaf
 
 
 @dataclass
@@ -201,6 +203,7 @@ def validate(cfg: TrainConfig) -> None:
     check_choice("belief.policy", cfg.belief.policy, ("network", "uniform"))
     check_int("search.temperature_moves", s.temperature_moves, lo=0)
     check_fraction("search.leaf_mix", s.leaf_mix, LEAF_MIX_ENDS)
+    check_int("search.expand_after", s.expand_after, lo=1)
     if not 0 <= s.dirichlet_eps <= 1:
         raise IszError(f"search.dirichlet_eps must be in [0, 1], got {s.dirichlet_eps}")
     _positive("search.dirichlet_alpha", s.dirichlet_alpha)

@@ -34,7 +34,8 @@ def planner_knobs(cfg, final: str = "most_visits") -> dict:
             "final": "mirror" if s.target == "mirror" else final,
             "opponents": s.opponents, "value_view": s.value_view,
             "mirror_eta": s.mirror_eta if s.planner_eta is None else s.planner_eta,
-            "root_selection": s.root_selection, "leaf_mix": float(s.leaf_mix)}
+            "root_selection": s.root_selection, "leaf_mix": float(s.leaf_mix),
+            "expand_after": int(s.expand_after)}
 
 
 def planner(game: Game, model: PolicyValueNet, cfg, device,
