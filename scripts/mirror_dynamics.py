@@ -14,8 +14,12 @@ the policy itself, snapshotted every ``every`` iterations. ``lag`` < 1 moves
 only that fraction of the way to the target (a network fitting a replay buffer
 of several iterations lags its targets); ``noise`` adds Gaussian noise to q
 (seeded). Printed: the exact exploitability (NashConv / 2, chips) every 10
-iterations. Keys: iters (100), eta (2), alpha (0.1), magnet (uniform), every
-(10), lag (1), noise (0), seed (0).
+iterations, and with ``avg_from`` >= 1 that of the average policy of the iterates
+from that iteration on (``avg_weight``: uniform or linear in t, each iterate
+weighted by its own reach, or logit: the geometric mean). Keys: iters (100),
+eta (2), alpha (0.1), magnet (uniform), every (10), lag (1), noise (0), seed (0),
+avg_from (0: none), avg_weight (uniform). ``--output FILE`` (last argument pair)
+also writes every trajectory as JSON.
 
 It is how the moving magnet's settings were chosen: on Kuhn, magnet=network
 with alpha 0.1 goes to 0 where the uniform magnet stops at 0.044 (its
@@ -24,6 +28,7 @@ regularised equilibrium), and needs every >= 20 once lag is 0.35.
 
 from __future__ import annotations
 
+import json
 import sys
 from pathlib import Path
 
@@ -174,19 +179,31 @@ def parse(spec: str) -> dict:
 
 
 def main(argv=None) -> int:
-    argv = sys.argv[1:] if argv is None else argv
+    argv = list(sys.argv[1:] if argv is None else argv)
+    output = None
+    if len(argv) >= 2 and argv[-2] == "--output":
+        output, argv = argv[-1], argv[:-2]
     if len(argv) < 2:
         print(__doc__)
         return 2
+    runs = []
     try:
         for spec in argv[1:]:
-            e, avg = trajectory(argv[0], **parse(spec))
+            kw = parse(spec)
+            e, avg = trajectory(argv[0], **kw)
             print(spec, " ".join(f"{x:.4f}" for x in e), flush=True)
             if avg:
                 print(" " * len(spec), "avg", " ".join(f"{x:.4f}" for x in avg), flush=True)
+            its = list(range(10, kw["iters"] + 1, 10))
+            runs.append({"spec": spec, **kw, "iteration": its, "last": e,
+                         "avg_iteration": [i for i in its if i >= kw["avg_from"]] if avg
+                         else [], "avg": avg})
     except IszError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
+    if output:
+        Path(output).parent.mkdir(parents=True, exist_ok=True)
+        Path(output).write_text(json.dumps({"game": argv[0], "runs": runs}, indent=1))
     return 0
 
 

@@ -147,3 +147,27 @@ def test_average_checkpoints_names_missing_iterations(tmp_path):
     assert _script().main([str(tmp_path), "--from", "3"]) == 0
     assert load_checkpoint(tmp_path / "checkpoints" / "average-from-3.pt")["counters"] == \
         {"iteration": 3, "averaged": 1}
+
+
+def test_iterate_averages_weights_column_is_the_average_checkpoint(tmp_path):
+    """scripts/iterate_averages.py: its ``weights`` average from S is the network that
+    ``trainer.average_from=S`` writes; with one iterate every average is that iterate."""
+    from isz.agents.network import NetworkEvaluator
+    from isz.evaluation.exploitability import exploitability
+    from isz.nn import load_model
+    from isz.search.evaluator import evaluator_policy
+
+    spec = importlib.util.spec_from_file_location(
+        "iterate_averages", ROOT / "scripts" / "iterate_averages.py")
+    ia = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(ia)
+    loop.train(_cfg(tmp_path, iterations=4, average_from=2))
+    r = ia.run_averages(tmp_path, [2, 4])
+    model, _ = load_model(tmp_path / "checkpoints" / "average.pt")
+    game = __import__("isz").make_game("kuhn_poker")
+    swa = exploitability(game, evaluator_policy(NetworkEvaluator(model, "cpu"))).exploitability
+    assert r["by_start"]["2"]["weights"] == pytest.approx(swa, abs=1e-6)
+    one = r["by_start"]["4"]
+    assert one["reach"] == pytest.approx(r["last"], abs=1e-9)
+    assert one["logit"] == pytest.approx(r["last"], abs=1e-9)
+    assert one["weights"] == pytest.approx(r["last"], abs=1e-6)
