@@ -270,7 +270,7 @@ ABLATIONS
       alpha=0.1,magnet=network,every=10,lag=0.35 alpha=0.1,magnet=network,every=20,lag=0.35 \
       alpha=0.1,magnet=network,every=30,lag=0.35
     # Leduc: leduc_nash (seeds 0-1, run before checkpoint_every=1: its table as it was),
-    # leduc_nash_magnet and leduc_nash_average (seeds 0-2),
+    # leduc_nash_magnet (seeds 0-2),
     # every iteration's checkpoint kept (the iterate averages below read them; training is
     # unchanged by it); final checkpoints over planner seeds 0-4
     K="trainer.checkpoint_every=1 trainer.keep_last=1000 logger.progress=false"
@@ -281,9 +281,12 @@ ABLATIONS
     for s in 0 1 2; do
       $PY scripts/train.py experiment=leduc_nash_magnet trainer.seed=$s \
         experiment.run_dir=runs/leduc_nash_magnet_s$s $K
-      $PY scripts/train.py experiment=leduc_nash_average trainer.seed=$s \
-        experiment.run_dir=runs/leduc_nash_average_s$s $K
     done
+    # experiment=leduc_nash_average is leduc_nash_magnet with trainer.average_from=10: the
+    # same training, its average.pt = average-from-10.pt below. The longer step tried:
+    $PY scripts/train.py experiment=leduc_nash_average search.mirror_eta=10 \
+      search.mirror_alpha=0.02 trainer.iterations=150 trainer.eval_every=25 \
+      experiment.run_dir=runs/leduc_abl_average_eta10_a02_s0 $K
     $PY scripts/nash_table.py --run "leduc_nash=runs/leduc_nash_s*" \
       --run "leduc_nash_magnet=runs/leduc_nash_magnet_s[01]" --planner-seeds 0 1 2 \
       --output docs/results/leduc_nash_table.json   # the earlier table: seeds 0-1 x 0-2
@@ -296,17 +299,15 @@ ABLATIONS
       --run "leduc_nash_magnet, weights averaged from 10, planner step 0.5=runs/leduc_nash_magnet_s*" \
       --checkpoint average-from-10.pt --knob mirror_eta=0.5 \
       --output docs/results/leduc_nash_magnet_average_step05_table.json
-    $PY scripts/nash_table.py --run "leduc_nash_average (last iterate)=runs/leduc_nash_average_s*" \
-      --output docs/results/leduc_nash_average_last_table.json
-    $PY scripts/nash_table.py --run "leduc_nash_average=runs/leduc_nash_average_s*" \
-      --checkpoint average.pt --output docs/results/leduc_nash_average_table.json
-    $PY scripts/nash_table.py --run "leduc_nash_average, planner step 0.5=runs/leduc_nash_average_s*" \
-      --checkpoint average.pt --knob mirror_eta=0.5 \
-      --output docs/results/leduc_nash_average_step05_table.json
+    R=runs/leduc_abl_average_eta10_a02_s0
+    $PY scripts/nash_table.py --run "eta 10, alpha 0.02, 150 it, last.pt=$R" \
+      --output docs/results/leduc_abl_average_eta10_last_table.json
+    $PY scripts/nash_table.py --run "eta 10, alpha 0.02, 150 it, average.pt=$R" \
+      --checkpoint average.pt --output docs/results/leduc_abl_average_eta10_table.json
     $PY scripts/iterate_averages.py runs/leduc_nash_magnet_s* --from 1 10 20 50 \
       --output docs/results/leduc_iterate_averages_magnet.json
-    $PY scripts/iterate_averages.py runs/leduc_nash_average_s* --from 1 10 20 50 \
-      --output docs/results/leduc_iterate_averages_average.json
+    $PY scripts/iterate_averages.py $R --from 1 10 20 50 100 \
+      --output docs/results/leduc_iterate_averages_abl_eta10.json
     $PY scripts/nash_curves.py --game leduc_poker --cfr-iterations 1000 \
       --run "leduc_nash=runs/leduc_nash_s*" --run "leduc_nash_magnet=runs/leduc_nash_magnet_s*" \
       --output docs/results/leduc_nash_curves --png docs/leduc_nash_curves.png

@@ -171,3 +171,17 @@ def test_iterate_averages_weights_column_is_the_average_checkpoint(tmp_path):
     assert one["reach"] == pytest.approx(r["last"], abs=1e-9)
     assert one["logit"] == pytest.approx(r["last"], abs=1e-9)
     assert one["weights"] == pytest.approx(r["last"], abs=1e-6)
+
+
+def test_the_average_leaves_training_unchanged(tmp_path):
+    """A run with the average trains the same network to the bit as one without, with
+    exact evaluations on (the average's own evaluation draws from no shared generator),
+    so an average from a run's numbered checkpoints is the one the knob would keep."""
+    runs = []
+    for name, start in (("off", 0), ("on", 2)):
+        cfg = _cfg(tmp_path / name, iterations=3, average_from=start)
+        cfg.trainer.exploitability_max_histories = 50_000
+        cfg.trainer.eval_every = 2  # iterations 2 and 3 evaluated
+        loop.train(cfg)
+        runs.append(load_checkpoint(tmp_path / name / "checkpoints" / "last.pt")["model"])
+    assert _equal(*runs)
