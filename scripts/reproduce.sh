@@ -293,16 +293,45 @@ ABLATIONS
     $PY scripts/mirror_dynamics.py kuhn_poker alpha=0.1 alpha=0.1,magnet=network,every=10 \
       alpha=0.1,magnet=network,every=10,lag=0.35 alpha=0.1,magnet=network,every=20,lag=0.35 \
       alpha=0.1,magnet=network,every=30,lag=0.35
-    # Leduc: leduc_nash and leduc_nash_magnet (eta 5: values are chips / 13), seeds 0-1
+    # Leduc: leduc_nash (seeds 0-1, run before checkpoint_every=1: its table as it was),
+    # leduc_nash_magnet (seeds 0-2),
+    # every iteration's checkpoint kept (the iterate averages below read them; training is
+    # unchanged by it); final checkpoints over planner seeds 0-4
+    K="trainer.checkpoint_every=1 trainer.keep_last=1000 logger.progress=false"
     for s in 0 1; do
       $PY scripts/train.py experiment=leduc_nash trainer.eval_every=20 trainer.seed=$s \
-        experiment.run_dir=runs/leduc_nash_s$s logger.progress=false
-      $PY scripts/train.py experiment=leduc_nash_magnet trainer.seed=$s \
-        experiment.run_dir=runs/leduc_nash_magnet_s$s logger.progress=false
+        experiment.run_dir=runs/leduc_nash_s$s $K
     done
+    for s in 0 1 2; do
+      $PY scripts/train.py experiment=leduc_nash_magnet trainer.seed=$s \
+        experiment.run_dir=runs/leduc_nash_magnet_s$s $K
+    done
+    # experiment=leduc_nash_average is leduc_nash_magnet with trainer.average_from=10: the
+    # same training, its average.pt = average-from-10.pt below. The longer step tried:
+    $PY scripts/train.py experiment=leduc_nash_average search.mirror_eta=10 \
+      search.mirror_alpha=0.02 trainer.iterations=150 trainer.eval_every=25 \
+      experiment.run_dir=runs/leduc_abl_average_eta10_a02_s0 $K
     $PY scripts/nash_table.py --run "leduc_nash=runs/leduc_nash_s*" \
-      --run "leduc_nash_magnet=runs/leduc_nash_magnet_s*" --planner-seeds 0 1 2 \
-      --output docs/results/leduc_nash_table.json
+      --run "leduc_nash_magnet=runs/leduc_nash_magnet_s[01]" --planner-seeds 0 1 2 \
+      --output docs/results/leduc_nash_table.json   # the earlier table: seeds 0-1 x 0-2
+    $PY scripts/nash_table.py --run "leduc_nash_magnet=runs/leduc_nash_magnet_s*" \
+      --output docs/results/leduc_nash_magnet_table.json
+    $PY scripts/average_checkpoints.py runs/leduc_nash_magnet_s* --from 10
+    $PY scripts/nash_table.py --run "leduc_nash_magnet, weights averaged from 10=runs/leduc_nash_magnet_s*" \
+      --checkpoint average-from-10.pt --output docs/results/leduc_nash_magnet_average_table.json
+    $PY scripts/nash_table.py \
+      --run "leduc_nash_magnet, weights averaged from 10, planner step 0.5=runs/leduc_nash_magnet_s*" \
+      --checkpoint average-from-10.pt --knob mirror_eta=0.5 \
+      --output docs/results/leduc_nash_magnet_average_step05_table.json
+    R=runs/leduc_abl_average_eta10_a02_s0
+    $PY scripts/nash_table.py --run "eta 10, alpha 0.02, 150 it, last.pt=$R" \
+      --output docs/results/leduc_abl_average_eta10_last_table.json
+    $PY scripts/nash_table.py --run "eta 10, alpha 0.02, 150 it, average.pt=$R" \
+      --checkpoint average.pt --output docs/results/leduc_abl_average_eta10_table.json
+    $PY scripts/iterate_averages.py runs/leduc_nash_magnet_s* --from 1 10 20 50 \
+      --output docs/results/leduc_iterate_averages_magnet.json
+    $PY scripts/iterate_averages.py $R --from 1 10 20 50 100 \
+      --output docs/results/leduc_iterate_averages_abl_eta10.json
     $PY scripts/nash_curves.py --game leduc_poker --cfr-iterations 1000 \
       --run "leduc_nash=runs/leduc_nash_s*" --run "leduc_nash_magnet=runs/leduc_nash_magnet_s*" \
       --output docs/results/leduc_nash_curves --png docs/leduc_nash_curves.png
@@ -320,6 +349,32 @@ magnet_buf24k $L
 magnet_buf24k_i200 $L trainer.iterations=200
 ABLATIONS
     $PY scripts/mirror_dynamics.py leduc_poker alpha=0.05 \
-      alpha=0.05,eta=10,magnet=network,every=20,lag=0.35 ;;
+      alpha=0.05,eta=10,magnet=network,every=20,lag=0.35
+    # the tabular dynamics with iterate averages (README table; about 10 min on one core)
+    L=lag=0.35,iters=200
+    M=magnet=network
+    $PY scripts/mirror_dynamics.py leduc_poker alpha=0.05,eta=10,$L,avg_from=1,avg_weight=linear \
+      alpha=0.05,eta=10,$M,every=20,$L,avg_from=1,avg_weight=linear \
+      alpha=0.05,eta=10,$M,every=20,$L,avg_from=50 \
+      alpha=0.05,eta=10,$M,every=20,$L,avg_from=30,avg_weight=logit \
+      alpha=0.05,eta=5,$M,every=20,$L,avg_from=1,avg_weight=linear \
+      alpha=0.05,eta=5,$M,every=20,$L,avg_from=30,avg_weight=logit \
+      alpha=0.02,eta=10,$M,every=20,$L,avg_from=1,avg_weight=linear \
+      alpha=0.05,eta=10,$M,every=40,$L,avg_from=1,avg_weight=linear \
+      alpha=0.0,eta=10,$L,avg_from=1,avg_weight=linear \
+      --output docs/results/leduc_mirror_dynamics.json
+    S=""
+    for seed in 0 1 2; do
+      N=noise=0.05,seed=$seed
+      S="$S alpha=0.05,eta=10,$M,every=20,$L,avg_from=1,avg_weight=linear,$N"
+      S="$S alpha=0.05,eta=10,$M,every=20,$L,avg_from=30,avg_weight=logit,$N"
+      S="$S alpha=0.05,eta=5,$M,every=20,$L,avg_from=30,avg_weight=logit,$N"
+      S="$S alpha=0.05,eta=10,$L,avg_from=1,avg_weight=linear,$N"
+      S="$S alpha=0.05,eta=10,$M,every=20,$L,avg_from=10,avg_weight=logit,$N"
+      S="$S alpha=0.02,eta=10,$M,every=20,$L,avg_from=10,avg_weight=logit,$N"
+    done
+    S="$S alpha=0.05,eta=10,$M,every=20,$L,avg_from=1,avg_weight=linear,noise=0.1,seed=0"
+    # shellcheck disable=SC2086  # the specs are words
+    $PY scripts/mirror_dynamics.py leduc_poker $S --output docs/results/leduc_mirror_dynamics_noise.json ;;
   *) sed -n 2,13p "$0"; exit 2 ;;
 esac

@@ -111,6 +111,8 @@ class TrainerCfg:
     keep_last: int = 3  # numbered checkpoints kept (plus last.pt and best.pt)
     actors: int = 0  # self-play actors on Ray (0: self-play in this process, reproducible)
     max_staleness: int = 4  # actors: positions of weights older than this many versions dropped
+    average_from: int = 0  # >= 1: keep the mean of the network's weights after iterations
+    #   average_from..t (SWA: an average policy), saved as checkpoints/average.pt; 0 = off
 
 
 @dataclass
@@ -223,6 +225,10 @@ def validate(cfg: TrainConfig) -> None:
         check_int(f"trainer.{key}", getattr(t, key), lo=1)
     check_int("trainer.eval_every", t.eval_every, lo=0)
     check_int("trainer.exploitability_max_histories", t.exploitability_max_histories, lo=0)
+    check_int("trainer.average_from", t.average_from, lo=0)
+    if t.average_from > t.iterations:
+        raise IszError(f"trainer.average_from={t.average_from} is past trainer.iterations="
+                       f"{t.iterations}: the average would never start (0 turns it off)")
     check_int("trainer.seed", t.seed, lo=0)
     check_int("trainer.torch_threads", t.torch_threads, lo=1)
     _positive("trainer.lr", t.lr)

@@ -69,15 +69,28 @@ def evaluate(game: Game, model: PolicyValueNet, cfg, device, deals: int, seed: i
         me = res.agents[0]
         out[f"eval/score_vs_{opp}"] = me.score
         out[f"eval/se_vs_{opp}"] = me.score_se
+    out.update(exploitability_of(game, model, cfg, device, seed, step))
+    return out
+
+
+def exploitability_of(game: Game, model: PolicyValueNet, cfg, device, seed: int,
+                      step: Callable[[str, int, str], Progress] | None = None,
+                      prefix: str = "eval/") -> dict[str, float]:
+    """``<prefix>exploitability`` (the planner guided by ``model``, planner seed
+    ``seed``) and ``<prefix>exploitability_net`` (its policy head alone), for a game
+    small enough (``trainer.exploitability_max_histories``); {} otherwise."""
+    step = step or (lambda desc, total, unit: Progress(desc, total, unit, enabled=False))
     cap = cfg.trainer.exploitability_max_histories
-    if cap and fits(game, cap):
-        # the planner's mixed policy: its root visit distribution
-        agent = planner(game, model, cfg, device, final="visit_distribution")
-        with step("exploitability", infostates(game, cap), "infostates") as bar:
-            policy = agent_policy(agent, seed)
-            out["eval/exploitability"] = exploitability(game, policy, cap,
-                                                        progress=bar.update).exploitability
-        # the raw network (its policy head alone), to tell learning from search
-        raw = evaluator_policy(agent.evaluator)
-        out["eval/exploitability_net"] = exploitability(game, raw).exploitability
+    if not (cap and fits(game, cap)):
+        return {}
+    # the planner's mixed policy: its root visit distribution
+    agent = planner(game, model, cfg, device, final="visit_distribution")
+    desc = "exploitability" + ("" if prefix == "eval/" else f" ({prefix})")
+    with step(desc, infostates(game, cap), "infostates") as bar:
+        policy = agent_policy(agent, seed)
+        out = {f"{prefix}exploitability": exploitability(game, policy, cap,
+                                                         progress=bar.update).exploitability}
+    # the raw network (its policy head alone), to tell learning from search
+    raw = evaluator_policy(agent.evaluator)
+    out[f"{prefix}exploitability_net"] = exploitability(game, raw).exploitability
     return out

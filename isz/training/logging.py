@@ -98,8 +98,9 @@ class RunLogger:
                  "to train on, or set experiment.run_dir to start afresh.")
 
     def finish(self, results: Path, minutes: float) -> None:
+        avg = ", average.pt" if (self.run_dir / "checkpoints" / "average.pt").exists() else ""
         self.say(f"done in {minutes:.1f} min: checkpoints in "
-                 f"{_short(self.run_dir / 'checkpoints')} (last.pt, best.pt), results in "
+                 f"{_short(self.run_dir / 'checkpoints')} (last.pt, best.pt{avg}), results in "
                  f"{_short(results)}" + (f", TensorBoard logs in {_short(self.run_dir / 'tb')}"
                                          if self.writer else ""))
 

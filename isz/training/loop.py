@@ -3,7 +3,9 @@
 Each iteration: batched self-play with the current network (every seat
 searches from its own view) -> positions into the replay buffer -> gradient
 steps -> (with ``search.magnet=network``, every ``magnet_every`` iterations: the
-mirror target's magnet becomes a snapshot of the network) -> (every
+mirror target's magnet becomes a snapshot of the network) -> (with
+``trainer.average_from``, from that iteration on: the network is folded into the
+running mean of its weights, ``checkpoints/average.pt``) -> (every
 ``eval_every``) arena evaluation -> an atomic checkpoint of everything, and a
 line in ``metrics.jsonl``. Running it again on the same run folder resumes
 where it stopped.
@@ -30,7 +32,7 @@ from isz.search.puct_driver import PUCTConfig
 from isz.selfplay import SelfPlayConfig
 from isz.training import run_state
 from isz.training.config import TrainConfig, validate
-from isz.training.evaluation import evaluate, planner_knobs
+from isz.training.evaluation import evaluate, exploitability_of, planner_knobs
 from isz.training.learner import train_step, value_diagnostics
 from isz.training.logging import RunLogger
 from isz.training.source import open_source
@@ -128,6 +130,8 @@ def train(cfg: TrainConfig) -> dict[str, float]:
             st.snapshot_magnet(st.counters["iteration"])
     else:
         st.magnet = None
+    if not t.average_from:  # turned off (or never on): no average to keep
+        st.average, st.average_count = None, 0
     log.start(st.resumed)
     if not st.resumed:
         log.hparams(OmegaConf.to_yaml(OmegaConf.structured(cfg)))
@@ -169,6 +173,8 @@ def _iterate(cfg: TrainConfig, game, st, device, log: RunLogger, source) -> dict
             scalars.update(_learn(st, cfg, device, bar))
         if st.magnet is not None and it % cfg.search.magnet_every == 0:
             st.snapshot_magnet(it)  # the magnet of the next magnet_every iterations
+        if t.average_from and it >= t.average_from:
+            st.accumulate_average()
         source.publish(st.model, it)
         work_s = time.perf_counter() - t_it
         scalars["perf/system_positions_per_s"] = stats.positions / work_s
@@ -179,6 +185,9 @@ def _iterate(cfg: TrainConfig, game, st, device, log: RunLogger, source) -> dict
             deals = t.final_eval_deals if final else t.eval_deals
             scalars.update(evaluate(game, st.model, cfg, device, deals, seed=t.seed + it,
                                     step=log.step))
+            if st.average is not None:
+                scalars.update(exploitability_of(game, st.average, cfg, device, t.seed + it,
+                                                 log.step, prefix="eval/average_"))
         if cfg.search.target == "mirror":
             scalars["selfplay/mirror_alpha"] = alpha
         if cfg.search.magnet == "network":  # the magnet this iteration's targets used

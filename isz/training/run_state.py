@@ -2,9 +2,12 @@
 
 A run folder holds ``checkpoints/last.pt`` (network, optimizer, scheduler,
 counters, RNG states, seconds spent, the mirror target's network magnet if the
-run has one, and the name of its replay-buffer file), the buffer
+run has one, the weight average of ``trainer.average_from`` if it has one, and the
+name of its replay-buffer file), the buffer
 ``checkpoints/buffer-<iteration>.npz`` it names, numbered checkpoints
-``iter-<n>.pt`` (the last ``keep_last``) and ``best.pt``; a finished run also
+``iter-<n>.pt`` (the last ``keep_last``), ``best.pt`` and, with an average,
+``average.pt`` (the averaged network alone, written before ``last.pt``, loadable by
+`isz.load_planner`); a finished run also
 ``results.json`` (its final evaluation, written before the last checkpoint). The buffer is
 written before the checkpoint that names it and old buffers are removed only
 after, so a kill at any moment leaves a consistent pair: the run resumes with
@@ -24,6 +27,7 @@ import torch
 
 from isz.fs import MB, remove_stale_temps, write_json_atomic
 from isz.games.base import Game
+from isz.nn.average import accumulate
 from isz.nn.checkpoint import load_checkpoint, save_checkpoint
 from isz.nn.model import ModelConfig, PolicyValueNet, build_model
 from isz.training.buffer import ReplayBuffer
@@ -45,6 +49,8 @@ class RunState:
     resumed: bool = False
     magnet: PolicyValueNet | None = None  # search.magnet=network: the snapshot in use
     magnet_iteration: int = 0  # the iteration after which ``magnet`` was taken (0: init)
+    average: PolicyValueNet | None = None  # trainer.average_from: the weights' running mean
+    average_count: int = 0  # networks in ``average``
     # wall seconds over the run's life (resumes included): everything, and self-play
     # plus learning alone (no evaluation), the x axis of exploitability vs work
     seconds: dict = field(default_factory=lambda: {"elapsed": 0.0, "work": 0.0})
@@ -54,6 +60,11 @@ class RunState:
         ``iteration`` (R-NaD's moving magnet)."""
         self.magnet = copy.deepcopy(self.model).eval().requires_grad_(False)
         self.magnet_iteration = int(iteration)
+
+    def accumulate_average(self) -> None:
+        """Fold the current network into the weight average (`isz.nn.average`)."""
+        self.average_count += 1
+        self.average = accumulate(self.average, self.model, self.average_count)
 
 
 def _opt(model, tcfg):
@@ -94,6 +105,11 @@ def resume(path: Path, game: Game, model_cfg: ModelConfig, tcfg, device) -> RunS
         magnet.load_state_dict(extra["magnet"]["state"])
         st.magnet = magnet.eval().requires_grad_(False)
         st.magnet_iteration = int(extra["magnet"]["iteration"])
+    if extra.get("average") is not None:
+        average = build_model(game, ModelConfig.from_dict(ckpt["model_config"])).to(device)
+        average.load_state_dict(extra["average"]["state"])
+        st.average = average.eval().requires_grad_(False)
+        st.average_count = int(extra["average"]["count"])
     return st
 
 
@@ -113,7 +129,13 @@ def save(run_dir: Path, st: RunState, game: Game, model_cfg: ModelConfig, keep_e
              "best_score": float(st.best_score), "planner": dict(planner or {}),
              "seconds": {k: float(v) for k, v in st.seconds.items()},
              "magnet": None if st.magnet is None else
-             {"state": st.magnet.state_dict(), "iteration": int(st.magnet_iteration)}}
+             {"state": st.magnet.state_dict(), "iteration": int(st.magnet_iteration)},
+             "average": None if st.average is None else
+             {"state": st.average.state_dict(), "count": int(st.average_count)}}
+    if st.average is not None:  # before last.pt: a kill in between re-runs the iteration
+        save_checkpoint(ck / "average.pt", model=st.average, game=game, model_cfg=model_cfg,
+                        counters={**st.counters, "averaged": int(st.average_count)},
+                        extra={"planner": dict(planner or {})})
     last = save_checkpoint(ck / "last.pt", model=st.model, game=game, model_cfg=model_cfg,
                            optimizer=st.optimizer, counters=st.counters, extra=extra)
     if it % keep_every == 0:
@@ -135,6 +157,8 @@ def disk_need(st: RunState, game: Game, tcfg) -> int:
     row = 4 * game.tensor_size + 5 * game.num_actions + 4 * game.num_players + 8
     buffer = tcfg.buffer_size * row
     ckpt = 12 * sum(p.numel() for p in st.model.parameters())
+    if tcfg.average_from:  # average.pt and the average inside last.pt
+        ckpt += 8 * sum(p.numel() for p in st.model.parameters())
     if st.resumed:
         return buffer + 2 * ckpt + 8 * MB
     return 2 * buffer + (tcfg.keep_last + 3) * ckpt + 8 * MB

@@ -27,13 +27,30 @@ def test_moving_magnet_reaches_nash_where_the_uniform_one_stops():
     """Exact q, no network: the uniform magnet's last iterate stops at its regularised
     equilibrium (about 0.044 on Kuhn); the moving magnet's goes on toward Nash."""
     md = _script("mirror_dynamics")
-    uniform = md.trajectory("kuhn_poker", **md.parse("alpha=0.1"))
-    moving = md.trajectory("kuhn_poker", **md.parse("alpha=0.1,magnet=network,every=10"))
-    assert len(uniform) == len(moving) == 10
+    uniform, no_avg = md.trajectory("kuhn_poker", **md.parse("alpha=0.1"))
+    moving, _ = md.trajectory("kuhn_poker", **md.parse("alpha=0.1,magnet=network,every=10"))
+    assert len(uniform) == len(moving) == 10 and no_avg == []
     assert 0.03 < uniform[-1] < 0.06
     assert moving[-1] < 0.001 and moving[-1] < moving[4] < moving[0]
     with pytest.raises(isz.IszError, match="bad spec item"):
         md.parse("alpha=0.1,gamma=3")
+    with pytest.raises(isz.IszError, match="iters must be int"):
+        md.parse("iters=ten")
+
+
+def test_average_policy_converges_where_plain_mirror_descent_cycles():
+    """No magnet (alpha 0): the last iterate cycles above 0.15 on Kuhn; the reach-weighted
+    average of the iterates (what fictitious play and CFR report) goes on down."""
+    md = _script("mirror_dynamics")
+    last, avg = md.trajectory("kuhn_poker", **md.parse("alpha=0,eta=2,avg_from=1"))
+    _, late = md.trajectory("kuhn_poker", **md.parse("alpha=0,eta=2,avg_from=50"))
+    assert len(avg) == 10 and len(late) == 6  # iterations 50, 60, .., 100
+    assert min(last[2:]) > 0.15 and avg[-1] < 0.06 and avg[-1] < avg[0]
+    _, logit = md.trajectory("kuhn_poker", **md.parse("alpha=0,eta=2,avg_from=1,"
+                                                      "avg_weight=logit"))
+    assert len(logit) == 10 and logit[-1] < min(last[2:])
+    with pytest.raises(isz.IszError, match="avg_weight must be one of"):
+        md.trajectory("kuhn_poker", **md.parse("avg_from=1,avg_weight=median"))
 
 
 def _fake_run(run: Path, seed: int) -> None:

@@ -1,0 +1,122 @@
+"""Exact exploitability of a run's last iterate and of averages of its iterates.
+
+    .venv/bin/python scripts/iterate_averages.py runs/leduc_nash_magnet_s* --from 30 50 \\
+        --output docs/results/leduc_iterate_averages.json
+
+For each run folder (numbered checkpoints of every iteration, as with
+``trainer.checkpoint_every=1``) and each first iteration S, the raw networks'
+policies (policy heads alone, every information set of the game enumerated) of
+iterations S..N are averaged three ways and their exact exploitability
+(NashConv / 2, chips) computed: ``reach`` (each iterate weighted by its own
+reach of the information set: the average policy that fictitious play, CFR and
+NFSP's average network stand for), ``logit`` (the mean of the log-policies,
+renormalised), and ``weights`` (the network with the mean of the iterates'
+weights, `isz.nn.average`: what ``trainer.average_from=S`` keeps). The first
+two need the game tree and are diagnostics; the third is what a run can use.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from isz.types import IszError  # noqa: E402
+
+
+def _tabular(model, views, game) -> np.ndarray:
+    """probs[I, a] of the raw network at every information set (one batch)."""
+    import torch
+
+    x = np.stack([v.tensor().reshape(-1) for v in views]).astype(np.float32)
+    m = np.zeros((len(views), game.num_actions), dtype=bool)
+    for i, v in enumerate(views):
+        m[i, list(v.legal_actions)] = True
+    with torch.no_grad():
+        logits, _ = model(torch.from_numpy(x), torch.from_numpy(m))
+        return torch.softmax(logits.double(), dim=-1).numpy()
+
+
+def run_averages(run: Path, starts: list[int]) -> dict:
+    """{"last": e, "by_start": {S: {"reach", "logit", "weights"}}} for one run."""
+    sys.path.insert(0, str(ROOT / "scripts"))
+    from average_checkpoints import numbered
+    from mirror_dynamics import own_reach
+
+    from isz.evaluation.exploitability import exploitability, game_tree
+    from isz.nn.average import accumulate
+    from isz.nn.checkpoint import checkpoint_game, load_checkpoint, load_model
+
+    ck = Path(run) / "checkpoints"
+    found = numbered(ck)
+    if not found:
+        raise IszError(f"{ck}: no iter-<n>.pt (train with trainer.checkpoint_every=1)")
+    game = checkpoint_game(load_checkpoint(ck / "last.pt"))
+    tree = game_tree(game)
+    index = {v.key: i for i, v in enumerate(tree.views)}
+
+    def exploit(p: np.ndarray) -> float:
+        return exploitability(game, lambda v: p[index[v.key]]).exploitability
+
+    last_it = max(found)
+    missing = [i for i in range(min(starts), last_it + 1) if i not in found]
+    if missing:
+        raise IszError(f"{ck}: iterations {missing[:10]} have no iter-<n>.pt")
+    policies, models = {}, {}
+    for i in range(min(starts), last_it + 1):
+        models[i], _ = load_model(found[i], game)
+        policies[i] = _tabular(models[i], tree.views, game)
+    out = {"run": str(run), "last_iteration": last_it, "last": exploit(policies[last_it]),
+           "by_start": {}}
+    for s in starts:
+        num, den, logs, avg = 0.0, 0.0, 0.0, None
+        for n, i in enumerate(range(s, last_it + 1), start=1):
+            w = own_reach(tree, policies[i])
+            num = num + w[:, None] * policies[i]
+            den = den + w
+            logs = logs + np.log(np.maximum(policies[i], 1e-300))
+            avg = accumulate(avg, models[i], n)
+        reach = num / np.maximum(den, 1e-300)[:, None]
+        legal = policies[last_it] > 0
+        reach = np.where(den[:, None] > 0, reach, legal / legal.sum(axis=1, keepdims=True))
+        z = np.where(legal, logs / n, -np.inf)
+        logit = np.exp(z - z.max(axis=1, keepdims=True))
+        logit /= logit.sum(axis=1, keepdims=True)
+        out["by_start"][str(s)] = {"reach": exploit(reach), "logit": exploit(logit),
+                                   "weights": exploit(_tabular(avg, tree.views, game))}
+    return out
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("runs", nargs="+")
+    ap.add_argument("--from", dest="starts", type=int, nargs="+", required=True)
+    ap.add_argument("--output")
+    a = ap.parse_args(argv)
+    rows = []
+    try:
+        if min(a.starts) < 1:
+            raise IszError(f"--from values must be >= 1, got {a.starts}")
+        for run in a.runs:
+            r = run_averages(Path(run), a.starts)
+            rows.append(r)
+            print(f"{run}: last {r['last']:.4f} " + " ".join(
+                f"from {s}: reach {v['reach']:.4f} logit {v['logit']:.4f} "
+                f"weights {v['weights']:.4f}" for s, v in r["by_start"].items()), flush=True)
+    except IszError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    if a.output:
+        Path(a.output).parent.mkdir(parents=True, exist_ok=True)
+        Path(a.output).write_text(json.dumps({"starts": a.starts, "runs": rows}, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
