@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 import subprocess
 import sys
 from pathlib import Path
@@ -48,14 +49,23 @@ def test_filter_diagnostics(tmp_path):
                          model_cfg=cfg, extra={"planner": planner})
     out = tmp_path / "o.json"
     r = _run(tmp_path, str(ck), "--opponent", "so_ismcts", "--deals", "3", "--iterations", "4",
-             "--filter-diagnostics", "--output", str(out))
+             "--filter-diagnostics", "--policy-mix", "0.3", "--output", str(out))
     assert r.returncode == 0, r.stderr
     diag = json.loads(out.read_text())["filter_diagnostics"]
     assert diag["games"] == 6 and diag["decisions"] >= 6  # every game has recon decisions
-    for name in ("network", "uniform"):
+    for name in ("network", "uniform", "own"):  # own: A's filter, mixed with uniform
         assert 0 < diag[name]["p_true"] <= 1 and diag[name]["log_p_true"] <= 0
         assert 1 <= diag[name]["distinct_worlds"] <= 256
+        assert set(diag[name]["p_true_by_turn"]) <= {str(t) for t in range(0, 7, 2)}
     assert diag["log_p_diff_se"] >= 0 and "network - uniform" in r.stdout
+    assert diag["log_p_diff_own_se"] >= 0 and "own - uniform" in r.stdout
+    # every adversary move before a recon decision, scored under each motion model
+    mv = diag["moves"]
+    assert mv["moves"] == 6 * 3 and mv["last_turn"] == 5
+    assert abs(mv["uniform"]["log_lik"] - math.log(1 / 3)) < 1e-12
+    # a mixture's log-likelihood is at least the mix of the two (log is concave)
+    assert mv["mix=0.5"]["log_lik"] >= (mv["network"]["log_lik"] + math.log(1 / 3)) / 2 - 1e-12
+    assert mv["network"]["log_lik"] < 0 and 0 <= mv["network_argmax_rate"] <= 1
     # a planner whose belief is no recon filter has nothing to compare
     ck2 = save_checkpoint(tmp_path / "u.pt", model=build_model(game, cfg), game=game,
                           model_cfg=cfg, extra={"planner": {"belief": "uniform"}})
