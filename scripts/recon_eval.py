@@ -117,7 +117,7 @@ def move_likelihoods(moves: list) -> dict:
     return out
 
 
-def filter_hook(planner, game):
+def filter_hook(planner, game, agents=None):
     """(hook for `match`'s ``on_decision``, summary()) comparing copies of
     ``planner``'s filter (`_filters`) at every recon decision: the probability each
     gives the true adversary slot and the distinct worlds among `DIAG_WORLDS` draws;
@@ -125,7 +125,9 @@ def filter_hook(planner, game):
     with the move it made (`move_likelihoods`). ``summary()`` gives per filter the
     mean probability, mean log probability, mean distinct worlds and the mean
     probability at each recon turn, and per filter the mean per-game difference of
-    log probabilities against ``uniform`` with its SE over games."""
+    log probabilities against ``uniform`` with its SE over games; the move
+    likelihoods pooled and, given ``agents`` (A, B), split by the agent that moved
+    as the adversary (``moves_by_adversary``)."""
     import math
 
     import numpy as np
@@ -150,7 +152,8 @@ def filter_hook(planner, game):
             acts = s[6:6 + game.params["turns"]].copy()
             probs, _ = motion.rows(t - 1, acts, s[:1].copy(), acts[None].copy())
             col = {0: 0, 2: 1, 3: 2}[int(acts[t - 1])]  # hold, left, right
-            moves.append((t - 1, probs[0].tolist(), col))
+            who = "?" if agents is None else "AB"[1 - [a is agent for a in agents].index(True)]
+            moves.append((t - 1, probs[0].tolist(), col, who))
         row = [t]
         for b in filters.values():
             worlds = b.sample_many(view, DIAG_WORLDS, np.random.default_rng(0))
@@ -160,7 +163,9 @@ def filter_hook(planner, game):
     def summary() -> dict:
         k = len(filters)
         x = np.array([r for g in games for r in g], dtype=np.float64).reshape(-1, 1 + 2 * k)
-        out = {"decisions": len(x), "games": len(games), "moves": move_likelihoods(moves)}
+        out = {"decisions": len(x), "games": len(games), "moves": move_likelihoods(moves),
+               "moves_by_adversary": {w: move_likelihoods([m for m in moves if m[3] == w])
+                                      for w in sorted({m[3] for m in moves})}}
         turns = sorted({int(t) for t in x[:, 0]})
         for i, name in enumerate(filters):
             p = x[:, 1 + 2 * i]
@@ -196,9 +201,13 @@ def _print_diagnostics(diag: dict) -> None:
             print(f"log P(true) {tag[1:] or 'network'} - uniform: {diag['log_p_diff' + tag]:+.4f}"
                   f" ± {diag['log_p_diff' + tag + '_se']:.4f} ({diag['decisions']} recon "
                   f"decisions, {diag['games']} games)")
-    mv = diag["moves"]
+    for who, mv in [("both", diag["moves"]), *diag["moves_by_adversary"].items()]:
+        _print_moves(who, mv)
+
+
+def _print_moves(who: str, mv: dict) -> None:
     if mv["moves"]:
-        print(f"adversary's moves ({mv['moves']}; the raw network's argmax in "
+        print(f"adversary {who}'s moves ({mv['moves']}; the raw network's argmax in "
               f"{mv['network_argmax_rate']:.3f}): mean log-likelihood, all / last move (turn "
               f"{mv['last_turn']})")
         for k, v in mv.items():
@@ -231,7 +240,7 @@ def main(argv=None) -> int:
     try:
         check_choice("--opponent", args.opponent, OPPONENTS)
         game, agents = build(args)
-        hook, summary = filter_hook(agents[0], game) if args.filter_diagnostics \
+        hook, summary = filter_hook(agents[0], game, agents) if args.filter_diagnostics \
             else (None, None)
         res = match(game, agents, check_int("--deals", args.deals, lo=1),
                     check_int("--seed", args.seed, lo=0), progress=False, on_decision=hook)

@@ -66,6 +66,8 @@ def test_filter_diagnostics(tmp_path):
     # a mixture's log-likelihood is at least the mix of the two (log is concave)
     assert mv["mix=0.5"]["log_lik"] >= (mv["network"]["log_lik"] + math.log(1 / 3)) / 2 - 1e-12
     assert mv["network"]["log_lik"] < 0 and 0 <= mv["network_argmax_rate"] <= 1
+    split = diag["moves_by_adversary"]  # A moved as the adversary in B's recon games
+    assert set(split) == {"A", "B"} and split["A"]["moves"] == split["B"]["moves"] == 9
     # a planner whose belief is no recon filter has nothing to compare
     ck2 = save_checkpoint(tmp_path / "u.pt", model=build_model(game, cfg), game=game,
                           model_cfg=cfg, extra={"planner": {"belief": "uniform"}})
