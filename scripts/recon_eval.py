@@ -28,6 +28,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from isz import IszError, load_planner, make_agent  # noqa: E402
+from isz.agents.base import Agent  # noqa: E402
 from isz.evaluation import match  # noqa: E402
 from isz.evaluation.seats import seat_rows  # noqa: E402
 from isz.types import check_choice, check_int  # noqa: E402
@@ -44,15 +45,10 @@ def _budget(args) -> dict:
     return {"iterations": check_int("--iterations", args.iterations, lo=1)}
 
 
-def build(args):
-    """(game, [A, B])."""
-    budget = _budget(args)
-    import torch
-
-    # one core per decision for every agent (as scripts/evaluate.py): equal cost
-    torch.set_num_threads(1)
+def _agent_a(args, budget: dict, game=None):
+    """The checkpoint's planner (A) with ``budget``; its filter as the flags say."""
     mine = {} if args.belief_policy is None else {"belief_policy": args.belief_policy}
-    a = load_planner(args.checkpoint, device="cpu", **budget, **mine)
+    a = load_planner(args.checkpoint, game, device="cpu", **budget, **mine)
     robust = {k: v for k, v in (("policy_mix", args.policy_mix),
                                 ("policy_temperature", args.policy_temperature)) if v is not None}
     if robust:  # A's filter with a robust motion model (isz/belief/recon_policy.py)
@@ -61,11 +57,59 @@ def build(args):
         name, knobs = belief_spec(a.knobs["belief"])
         a = load_planner(args.checkpoint, a.game, device="cpu", **budget, **mine,
                          belief={"name": name, **knobs, **robust})
+    return a
+
+
+def _agent_b(args, budget: dict, game):
     if args.opponent.startswith("planner"):
         policy = "uniform" if args.opponent == "planner_uniform" else "network"
-        b = load_planner(args.checkpoint, a.game, device="cpu", belief_policy=policy, **budget)
-    else:
-        b = make_agent(args.opponent, a.game, **budget)
+        return load_planner(args.checkpoint, game, device="cpu", belief_policy=policy, **budget)
+    return make_agent(args.opponent, game, **budget)
+
+
+class BySeat(Agent):
+    """Two agents as one: ``recon`` moves as player 0, ``adversary`` as player 1 (for
+    budgets per seat); other attributes (``knobs``, ``evaluator``) are the recon's."""
+
+    def __init__(self, recon, adversary):
+        super().__init__(recon.game)
+        self.name, self.parts, self._last = recon.name, (recon, adversary), recon
+
+    def __getattr__(self, attr):
+        if attr in ("parts", "_last"):
+            raise AttributeError(attr)
+        return getattr(self.parts[0], attr)
+
+    @property
+    def last_simulations(self):
+        return getattr(self._last, "last_simulations", 0)
+
+    def reset(self) -> None:
+        for p in self.parts:
+            p.reset()
+
+    def act(self, view, rng):
+        self._last = self.parts[view.player]
+        return self._last.act(view, rng)
+
+
+def build(args):
+    """(game, [A, B]); with ``--adversary-iterations`` each is a `BySeat` whose
+    adversary seat searches that many simulations."""
+    budget = _budget(args)
+    import torch
+
+    # one core per decision for every agent (as scripts/evaluate.py): equal cost
+    torch.set_num_threads(1)
+    a = _agent_a(args, budget)
+    b = _agent_b(args, budget, a.game)
+    if args.adversary_iterations is not None:
+        adv = {"iterations": check_int("--adversary-iterations", args.adversary_iterations,
+                                       lo=1)}
+        if args.opponent.startswith("planner"):
+            adv["time_budget"] = None
+        a = BySeat(a, _agent_a(args, adv, a.game))
+        b = BySeat(b, _agent_b(args, adv, a.game))
     return a.game, [a, b]
 
 
@@ -117,6 +161,46 @@ def move_likelihoods(moves: list) -> dict:
     return out
 
 
+def _last_move_wins(game, marginal, state, view) -> bool:
+    """Whether the recon's last move that is best under ``marginal`` (most adversary
+    mass within ring distance 1 of where it ends) wins against the true slot."""
+    import numpy as np
+
+    from isz.games.recon import _step
+
+    n, r, x = game.params["slots"], int(state.data[2]), int(state.data[1])
+    best, best_mass = None, -1.0
+    for a in view.legal_actions:
+        r2 = int(_step(r, a, n))
+        d = np.abs(np.arange(n) - r2)
+        dist = np.minimum(d, n - d)
+        mass = float(marginal[dist <= 1].sum())
+        if mass > best_mass + 1e-12:
+            best, best_mass = r2, mass
+    d = abs(x - best)
+    return min(d, n - d) <= 1
+
+
+def _last_move_summary(names: list, finals: list) -> dict:
+    """Per filter: how often its best last move (`_last_move_wins`) wins, with SE."""
+    import math
+
+    import numpy as np
+
+    x = np.array(finals, dtype=np.float64).reshape(-1, len(names))
+    out = {"decisions": len(x)}
+    for i, name in enumerate(names):
+        p = float(x[:, i].mean()) if len(x) else math.nan
+        out[name] = {"win": p, "se": math.sqrt(p * (1 - p) / max(len(x) - 1, 1))}
+    if len(x) > 1 and "uniform" in names:
+        for i, name in enumerate(names):
+            if name != "uniform":
+                d = x[:, i] - x[:, names.index("uniform")]
+                out[f"{name}_minus_uniform"] = {"diff": float(d.mean()),
+                                                "se": float(d.std(ddof=1) / math.sqrt(len(d)))}
+    return out
+
+
 def filter_hook(planner, game, agents=None):
     """(hook for `match`'s ``on_decision``, summary()) comparing copies of
     ``planner``'s filter (`_filters`) at every recon decision: the probability each
@@ -138,6 +222,7 @@ def filter_hook(planner, game, agents=None):
     motion = filters["network"].policy
     games: list[list[tuple]] = []
     moves: list[tuple] = []
+    finals: list[list[bool]] = []
     last_t = [math.inf]
 
     def hook(state, seat, view, agent):
@@ -154,6 +239,9 @@ def filter_hook(planner, game, agents=None):
             col = {0: 0, 2: 1, 3: 2}[int(acts[t - 1])]  # hold, left, right
             who = "?" if agents is None else "AB"[1 - [a is agent for a in agents].index(True)]
             moves.append((t - 1, probs[0].tolist(), col, who))
+        if t == game.params["turns"] - 1:  # the recon's last move decides the game
+            finals.append([_last_move_wins(game, b.marginal(view), state, view)
+                           for b in filters.values()])
         row = [t]
         for b in filters.values():
             worlds = b.sample_many(view, DIAG_WORLDS, np.random.default_rng(0))
@@ -165,7 +253,8 @@ def filter_hook(planner, game, agents=None):
         x = np.array([r for g in games for r in g], dtype=np.float64).reshape(-1, 1 + 2 * k)
         out = {"decisions": len(x), "games": len(games), "moves": move_likelihoods(moves),
                "moves_by_adversary": {w: move_likelihoods([m for m in moves if m[3] == w])
-                                      for w in sorted({m[3] for m in moves})}}
+                                      for w in sorted({m[3] for m in moves})},
+               "last_move": _last_move_summary(list(filters), finals)}
         turns = sorted({int(t) for t in x[:, 0]})
         for i, name in enumerate(filters):
             p = x[:, 1 + 2 * i]
@@ -201,6 +290,11 @@ def _print_diagnostics(diag: dict) -> None:
             print(f"log P(true) {tag[1:] or 'network'} - uniform: {diag['log_p_diff' + tag]:+.4f}"
                   f" ± {diag['log_p_diff' + tag + '_se']:.4f} ({diag['decisions']} recon "
                   f"decisions, {diag['games']} games)")
+    last = diag["last_move"]
+    print(f"the best last move under each filter ({last['decisions']} games) wins: " + ", ".join(
+        f"{k} {v['win']:.3f} ± {v['se']:.3f}" for k, v in last.items() if isinstance(v, dict)
+        and "win" in v) + "".join(f"; {k} {v['diff']:+.3f} ± {v['se']:.3f}"
+                                 for k, v in last.items() if isinstance(v, dict) and "diff" in v))
     for who, mv in [("both", diag["moves"]), *diag["moves_by_adversary"].items()]:
         _print_moves(who, mv)
 
@@ -232,6 +326,9 @@ def main(argv=None) -> int:
     ap.add_argument("--policy-temperature", type=float, default=None,
                     help="A's filter: temperature of the network's adversary (belief knob "
                          "policy_temperature > 0; default: as trained)")
+    ap.add_argument("--adversary-iterations", type=int, default=None,
+                    help="both agents search this many simulations as the adversary (the "
+                         "recon seat keeps --iterations / --seconds): budgets per seat")
     ap.add_argument("--output", default=None, help="JSON file (written atomically)")
     ap.add_argument("--filter-diagnostics", action="store_true",
                     help="at every recon decision: the true slot's probability under a "

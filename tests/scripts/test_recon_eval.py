@@ -37,6 +37,12 @@ def test_planner_against_its_uniform_motion_twin(tmp_path):
         assert row["seconds_per_decision"] > 0
     # zero-sum, two agents: A's recon seat wins exactly when B's adversary seat loses
     assert abs(seats[0]["seats"][0]["score"] + seats[1]["seats"][1]["score"] - 1) < 1e-9
+    # budgets per seat: 4 simulations at the recon's 4 decisions, 2 at the adversary's 3
+    r = _run(tmp_path, str(ck), "--opponent", "planner_uniform", "--deals", "2",
+             "--iterations", "4", "--adversary-iterations", "2", "--output", str(out))
+    assert r.returncode == 0, r.stderr
+    for row in json.loads(out.read_text())["seats"]:
+        assert abs(row["simulations_per_decision"] - (4 * 4 + 3 * 2) / 7) < 1e-9
     bad = _run(tmp_path, str(ck), "--opponent", "cheat_uct", "--deals", "1")
     assert bad.returncode == 2 and "cheat_uct" in bad.stderr
 
@@ -66,6 +72,9 @@ def test_filter_diagnostics(tmp_path):
     # a mixture's log-likelihood is at least the mix of the two (log is concave)
     assert mv["mix=0.5"]["log_lik"] >= (mv["network"]["log_lik"] + math.log(1 / 3)) / 2 - 1e-12
     assert mv["network"]["log_lik"] < 0 and 0 <= mv["network_argmax_rate"] <= 1
+    last = diag["last_move"]  # one last recon move a game, scored under each filter
+    assert last["decisions"] == 6 and all(0 <= last[k]["win"] <= 1 for k in ("network", "own"))
+    assert last["network_minus_uniform"]["se"] >= 0
     split = diag["moves_by_adversary"]  # A moved as the adversary in B's recon games
     assert set(split) == {"A", "B"} and split["A"]["moves"] == split["B"]["moves"] == 9
     # a planner whose belief is no recon filter has nothing to compare
