@@ -16,7 +16,14 @@ its SE (seat 0 = recon, seat 1 = adversary) and seconds and simulations per deci
 writes JSON to ``--output``. ``--filter-diagnostics``: at every recon decision (either
 agent's) the arena's hook, which sees the true state, asks a network-driven and a
 uniform-motion copy of A's filter for the probability of the adversary's true slot
-and counts the distinct worlds in 256 draws of each (the agents never see it).
+and counts the distinct worlds in 256 draws of each (the agents never see it), scores
+the last recon move each filter's marginal makes best against the true slot, and logs
+the adversary's actual moves under the raw network's law on its true view (log-likelihood
+under uniform, the network, its mixtures with uniform and temperatures; split by the
+agent that moved). ``--policy-mix`` / ``--policy-temperature``: A's filter with a robust
+motion model (belief knobs ``policy_mix`` / ``policy_temperature``); the diagnostics then
+add a copy of it (``own``). ``--adversary-iterations N``: both agents search N
+simulations in the adversary seat (the recon seat keeps its budget).
 """
 
 from __future__ import annotations
