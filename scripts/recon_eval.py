@@ -57,13 +57,17 @@ def _agent_a(args, budget: dict, game=None):
     mine = {} if args.belief_policy is None else {"belief_policy": args.belief_policy}
     a = load_planner(args.checkpoint, game, device="cpu", **budget, **mine)
     robust = {k: v for k, v in (("policy_mix", args.policy_mix),
-                                ("policy_temperature", args.policy_temperature)) if v is not None}
-    if robust:  # A's filter with a robust motion model (isz/belief/recon_policy.py)
+                                ("policy_temperature", args.policy_temperature),
+                                ("particles", args.particles)) if v is not None}
+    if robust or args.exact:  # A's filter changed (isz/belief/particle.py, recon_policy.py)
         from isz.search.evaluator import belief_spec
 
         name, knobs = belief_spec(a.knobs["belief"])
-        a = load_planner(args.checkpoint, a.game, device="cpu", **budget, **mine,
-                         belief={"name": name, **knobs, **robust})
+        spec = {"name": name, **knobs, **robust}
+        if args.exact:  # the exact filter under the same motion model
+            spec = {"name": "bayes", **{k: v for k, v in spec.items()
+                                        if k in ("policy_mix", "policy_temperature")}}
+        a = load_planner(args.checkpoint, a.game, device="cpu", **budget, **mine, belief=spec)
     return a
 
 
@@ -333,6 +337,10 @@ def main(argv=None) -> int:
     ap.add_argument("--policy-temperature", type=float, default=None,
                     help="A's filter: temperature of the network's adversary (belief knob "
                          "policy_temperature > 0; default: as trained)")
+    ap.add_argument("--particles", type=int, default=None,
+                    help="A's filter: this many particles (default: as trained)")
+    ap.add_argument("--exact", action="store_true",
+                    help="A's filter: the exact Bayes filter (bayes) under the same motion model")
     ap.add_argument("--adversary-iterations", type=int, default=None,
                     help="both agents search this many simulations as the adversary (the "
                          "recon seat keeps --iterations / --seconds): budgets per seat")

@@ -43,6 +43,15 @@ def test_planner_against_its_uniform_motion_twin(tmp_path):
     assert r.returncode == 0, r.stderr
     for row in json.loads(out.read_text())["seats"]:
         assert abs(row["simulations_per_decision"] - (4 * 4 + 3 * 2) / 7) < 1e-9
+    # A's filter swapped: the exact filter, or another particle count
+    for flags in (["--exact", "--policy-temperature", "0.5"], ["--particles", "7"]):
+        r = _run(tmp_path, str(ck), "--deals", "1", "--iterations", "2", *flags,
+                 "--output", str(out))
+        assert r.returncode == 0, r.stderr
+    bad = _run(tmp_path, str(ck), "--deals", "1", "--particles", "0")
+    assert bad.returncode == 2 and "particles" in bad.stderr and "0" in bad.stderr
+    bad = _run(tmp_path, str(ck), "--deals", "1", "--policy-mix", "1.5")
+    assert bad.returncode == 2 and "policy_mix" in bad.stderr and "1.5" in bad.stderr
     bad = _run(tmp_path, str(ck), "--opponent", "cheat_uct", "--deals", "1")
     assert bad.returncode == 2 and "cheat_uct" in bad.stderr
 
