@@ -249,8 +249,13 @@ EOF
       --output results/recon_hard_temp05_planner_uniform_sims512.json
     nice -n 10 $E --policy-mix 0.3 --opponent so_ismcts --deals 1000 --seconds 0.02 \
       --output results/recon_hard_mix03_so_ismcts_time.json
-    nice -n 10 $E --policy-mix 0.3 --opponent planner_uniform --deals 1000 --seconds 0.02 \
-      --output results/recon_hard_mix03_planner_uniform_time.json
+    # the same raw-network motion model, computed exactly (bayes) or with 2,000 particles
+    nice -n 10 $E --exact --opponent planner_uniform --deals 300 --iterations 512 \
+      --output results/recon_hard_exact_planner_uniform_sims512.json
+    nice -n 10 $E --particles 2000 --opponent planner_uniform --deals 300 --iterations 512 \
+      --output results/recon_hard_p2000_planner_uniform_sims512.json
+    nice -n 10 $E --exact --opponent so_ismcts --deals 300 --seconds 0.02 \
+      --output results/recon_hard_exact_so_ismcts_time.json   # 300 deals: the session's time ran out
     ;;
   nash)
     # issue 12, a last iterate you can trust: final checkpoints (last.pt) of kuhn_nash and
