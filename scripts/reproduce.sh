@@ -251,6 +251,35 @@ EOF
     nice -n 10 $PY scripts/evaluate.py $H "game_params.sensor=[0.6,0.3]" "agents=[so_ismcts]" \
       deals=1000 seed=1 time_per_move=0.02 progress=false \
       output=results/recon_hard_so_self_time.json
+    # is the raw-policy motion model wrong against a searching adversary? (200 deals x 2 seats):
+    # adversary-move log-likelihoods under each motion model, P(true slot) per recon turn, the
+    # best last move under each filter; budgets 32, 512, and per seat (recon / adversary)
+    D="$PY scripts/recon_eval.py $ck --deals 200 --seed 1 --filter-diagnostics"
+    nice -n 10 $D --opponent planner_uniform --iterations 32 \
+      --output results/recon_hard_motion_diag_sims32.json
+    nice -n 10 $D --opponent planner_uniform --iterations 512 \
+      --output results/recon_hard_motion_diag_sims512.json
+    nice -n 10 $D --opponent planner_uniform --iterations 512 --adversary-iterations 32 \
+      --output results/recon_hard_motion_diag_r512_a32.json
+    nice -n 10 $D --opponent planner_uniform --iterations 32 --adversary-iterations 512 \
+      --output results/recon_hard_motion_diag_r32_a512.json
+    nice -n 10 $D --opponent so_ismcts --seconds 0.02 \
+      --output results/recon_hard_motion_diag_so_ismcts_time.json
+    # robust motion models in A's filter (belief knobs policy_mix / policy_temperature)
+    E="$PY scripts/recon_eval.py $ck --seed 1"
+    nice -n 10 $E --policy-mix 0.3 --opponent planner_uniform --deals 300 --iterations 512 \
+      --output results/recon_hard_mix03_planner_uniform_sims512.json
+    nice -n 10 $E --policy-temperature 0.5 --opponent planner_uniform --deals 300 --iterations 512 \
+      --output results/recon_hard_temp05_planner_uniform_sims512.json
+    nice -n 10 $E --policy-mix 0.3 --opponent so_ismcts --deals 1000 --seconds 0.02 \
+      --output results/recon_hard_mix03_so_ismcts_time.json
+    # the same raw-network motion model, computed exactly (bayes) or with 2,000 particles
+    nice -n 10 $E --exact --opponent planner_uniform --deals 300 --iterations 512 \
+      --output results/recon_hard_exact_planner_uniform_sims512.json
+    nice -n 10 $E --particles 2000 --opponent planner_uniform --deals 300 --iterations 512 \
+      --output results/recon_hard_p2000_planner_uniform_sims512.json
+    nice -n 10 $E --exact --opponent so_ismcts --deals 300 --seconds 0.02 \
+      --output results/recon_hard_exact_so_ismcts_time.json   # 300 deals: the session's time ran out
     ;;
   nash)
     # issue 12, a last iterate you can trust: final checkpoints (last.pt) of kuhn_nash and

@@ -9,7 +9,12 @@ game's uniform sampler draws exactly) under one model of the adversary's moves:
 - knob ``policy``: the adversary plays ``policy`` on its own view
   (`isz.belief.recon_policy`; ``policy(view)``, batched through ``policy.many``
   when it has one, as `isz.search.evaluator.EvaluatorPolicy` does), so the
-  recon believes what a network-played adversary would have done.
+  recon believes what a network-played adversary would have done;
+- knobs ``policy_temperature`` (default 1) and ``policy_mix`` (default 0) make
+  that model robust (`isz.belief.recon_policy.robust_rows`): each move law of
+  ``policy`` or ``motion`` is taken to the power ``1 / temperature`` and blended
+  with the uniform walker, ``(1 - mix) q + mix / 3``. The defaults leave the
+  model as is (bit for bit); under the default uniform walker they change nothing.
 
 Sensor: `recon._likelihood`. A pending reading (view at the sensor chance node)
 is not known yet and not used.
@@ -39,19 +44,28 @@ import numpy as np
 
 from isz.belief.base import Belief, check_supported
 from isz.belief.recon_kernels import MOVES, backward, forward, pf_run, predict
-from isz.belief.recon_policy import PolicyMotion, enumerate_posterior
+from isz.belief.recon_policy import (
+    PolicyMotion,
+    check_temperature,
+    enumerate_posterior,
+    robust_rows,
+)
 from isz.belief.uniform import UniformBelief
 from isz.games.base import Game, View
 from isz.games.recon import ADVERSARY, OBSERVE, _step
 from isz.rng import new_rng, next_u64
-from isz.types import IszError, check_int, seed_from
+from isz.types import IszError, check_fraction, check_int, seed_from
 
 
 class _ReconBelief(Belief):
     """Shared: the view as filter inputs, the motion model, the exact filter, worlds."""
 
-    def __init__(self, game: Game, motion=None, policy=None):
+    def __init__(self, game: Game, motion=None, policy=None, policy_mix=0.0,
+                 policy_temperature=1.0):
         check_supported(self.name, game, ("recon",))
+        self.mix = check_fraction("policy_mix", policy_mix,
+                                  "0: the network's policy, 1: the uniform walker")
+        self.temperature = check_temperature(policy_temperature)
         if motion is not None and not callable(motion):
             raise IszError(f"motion must be a callable motion(slot, recon_slot, turn) -> "
                            f"probabilities, got {motion!r}")
@@ -59,7 +73,8 @@ class _ReconBelief(Belief):
             raise IszError("give the recon filters a motion model or a policy, not both")
         super().__init__(game)
         self.motion, self._uniform = motion, UniformBelief(game)
-        self.policy = None if policy is None else PolicyMotion(game, policy)
+        self.policy = None if policy is None else PolicyMotion(
+            game, policy, mix=self.mix, temperature=self.temperature)
         self.n, self.turns, self.start = (game.params[k] for k in ("slots", "turns", "start"))
         self.mot = np.full((self.turns, self.n, 3), 1.0 / 3.0)  # float[T, slots, moves]
         self._rows: dict[tuple[int, int], np.ndarray] = {}
@@ -94,7 +109,8 @@ class _ReconBelief(Belief):
                     or np.any(p < 0) or np.any(p[:, MOVES].sum(axis=1) <= 0):
                 raise IszError(f"motion must return {self.game.num_actions} finite numbers "
                                f">= 0 with some mass on hold/left/right, got {p!r}")
-            self._rows[(r, i)] = p[:, MOVES] / p[:, MOVES].sum(axis=1, keepdims=True)
+            self._rows[(r, i)] = robust_rows(p[:, MOVES] / p[:, MOVES].sum(axis=1, keepdims=True),
+                                             self.mix, self.temperature)
         return self._rows[(r, i)]
 
     def _exact(self, t: int, obs, rpos) -> np.ndarray:
@@ -137,11 +153,13 @@ class BayesBelief(_ReconBelief):
     enumerated trajectory (policy)."""
 
     name = "bayes"
-    KNOBS = {"motion": None, "policy": None, "max_trajectories": 500_000}
+    KNOBS = {"motion": None, "policy": None, "max_trajectories": 500_000, "policy_mix": 0.0,
+             "policy_temperature": 1.0}
 
-    def __init__(self, game: Game, motion=None, policy=None, max_trajectories=500_000):
+    def __init__(self, game: Game, motion=None, policy=None, max_trajectories=500_000,
+                 policy_mix=0.0, policy_temperature=1.0):
         self.max_trajectories = check_int("max_trajectories", max_trajectories, lo=1)
-        super().__init__(game, motion, policy)
+        super().__init__(game, motion, policy, policy_mix, policy_temperature)
 
     def reset(self) -> None:
         self._key, self._cache = None, None
@@ -184,16 +202,16 @@ class ParticleBelief(_ReconBelief):
 
     name = "particle"
     KNOBS = {"particles": 1000, "resample_threshold": 0.5, "motion": None, "policy": None,
-             "seed": 0}
+             "seed": 0, "policy_mix": 0.0, "policy_temperature": 1.0}
 
     def __init__(self, game: Game, particles=1000, resample_threshold=0.5, motion=None,
-                 policy=None, seed=0):
+                 policy=None, seed=0, policy_mix=0.0, policy_temperature=1.0):
         big_n = check_int("particles", particles, lo=1)
         thr = resample_threshold
         if isinstance(thr, bool) or not isinstance(thr, (int, float, np.integer, np.floating)) \
                 or not 0.0 < thr <= 1.0:
             raise IszError(f"resample_threshold must be a number in (0, 1], got {thr!r}")
-        super().__init__(game, motion, policy)
+        super().__init__(game, motion, policy, policy_mix, policy_temperature)
         self.n_particles, self.threshold = big_n, float(thr)
         r = new_rng(check_int("seed", seed, lo=0))
         self._seeds = np.array([next_u64(r) for _ in range(self.turns)], dtype=np.uint64)

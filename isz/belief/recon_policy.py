@@ -12,6 +12,13 @@ about the same prefix again (a restart, the next game) pays nothing. The
 cache assumes a fixed policy: a trainer builds new beliefs for new weights
 (self-play does, every iteration).
 
+Robust motion (knobs of the recon filters, default off = the raw policy, bit for
+bit): ``temperature`` tau > 0 sharpens (< 1) or flattens (> 1) each move law,
+``q ** (1 / tau)`` renormalised, then ``mix`` eps in [0, 1] blends it with the
+uniform walker, ``(1 - eps) q + eps / 3`` (1 = uniform). The adversary a planner
+meets plays its search's move, not the raw policy: a mixture keeps the filter
+from ruling out moves the network deems unlikely (`robust_rows`).
+
 `enumerate_posterior` is the exact reference under such a policy: every
 trajectory of nonzero weight, expanded turn by turn (one policy batch per
 adversary turn), weighted by its policy probability times the sensor
@@ -26,9 +33,29 @@ import numpy as np
 from isz.belief.recon_kernels import MOVES
 from isz.games.base import Game, State
 from isz.games.recon import ADVERSARY, LEFT, RECON, RIGHT, _info_tensor, _step
-from isz.types import IszError
+from isz.types import IszError, check_fraction
 
 _MOVE_IDX = np.array(MOVES)
+
+
+def check_temperature(value) -> float:
+    """``value`` as float, `IszError` unless a finite number > 0 (1: the raw policy)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)) \
+            or not np.isfinite(value) or value <= 0:
+        raise IszError(f"policy_temperature must be a finite number > 0 (1: the network's "
+                       f"policy as is, < 1 sharper, > 1 flatter), got {value!r}")
+    return float(value)
+
+
+def robust_rows(q: np.ndarray, mix: float = 0.0, temperature: float = 1.0) -> np.ndarray:
+    """float64[G, 3]: move laws ``q`` (rows summing to 1) at ``temperature``, mixed with
+    the uniform walker by ``mix`` (module docstring); ``q`` itself when both are off."""
+    if temperature != 1.0:
+        q = q ** (1.0 / temperature)
+        q = q / q.sum(axis=1, keepdims=True)
+    if mix != 0.0:
+        q = (1.0 - mix) * q + mix / q.shape[1]
+    return q
 
 
 @nb.njit(cache=True)
@@ -62,11 +89,14 @@ def _adversary_tensors(states, params, out):
 class PolicyMotion:
     """Move laws of many trajectories under ``policy`` (see module docstring)."""
 
-    def __init__(self, game: Game, policy, cache_size: int = 200_000):
+    def __init__(self, game: Game, policy, cache_size: int = 200_000, mix: float = 0.0,
+                 temperature: float = 1.0):
         if not callable(policy):
             raise IszError(f"policy must be a callable policy(view) -> probabilities, "
                            f"got {policy!r}")
         self.game, self.policy, self.cache_size = game, policy, cache_size
+        self.mix = check_fraction("policy_mix", mix, "0: the network's policy, 1: uniform")
+        self.temperature = check_temperature(temperature)
         self._cache: dict[tuple, np.ndarray] = {}
         self.calls = 0  # policy batches asked (for tests and diagnostics)
 
@@ -92,7 +122,8 @@ class PolicyMotion:
         return np.stack([self._cache[k] for k in keys]), group.ravel().astype(np.int64)
 
     def _evaluate(self, i, acts, starts, moves) -> np.ndarray:
-        """float64[G, 3]: the policy on each trajectory's adversary view, renormalised."""
+        """float64[G, 3]: the policy on each trajectory's adversary view, renormalised
+        over the moves, at ``temperature`` and mixed with uniform by ``mix``."""
         g = self.game
         states = np.empty((len(starts), g.state_size), dtype=np.int64)
         _adversary_states(i, acts, starts, moves, g.kparams, states)
@@ -111,7 +142,7 @@ class PolicyMotion:
             raise IszError(f"policy must return {g.num_actions} finite numbers >= 0 with "
                            f"some mass on hold/left/right, got {p!r}")
         q = p[:, _MOVE_IDX]
-        return q / q.sum(axis=1, keepdims=True)
+        return robust_rows(q / q.sum(axis=1, keepdims=True), self.mix, self.temperature)
 
     def log_weight(self, t: int, acts, starts, moves) -> np.ndarray:
         """float64[K]: log of each trajectory's policy probability over turns < t."""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 import subprocess
 import sys
 from pathlib import Path
@@ -36,6 +37,21 @@ def test_planner_against_its_uniform_motion_twin(tmp_path):
         assert row["seconds_per_decision"] > 0
     # zero-sum, two agents: A's recon seat wins exactly when B's adversary seat loses
     assert abs(seats[0]["seats"][0]["score"] + seats[1]["seats"][1]["score"] - 1) < 1e-9
+    # budgets per seat: 4 simulations at the recon's 4 decisions, 2 at the adversary's 3
+    r = _run(tmp_path, str(ck), "--opponent", "planner_uniform", "--deals", "2",
+             "--iterations", "4", "--adversary-iterations", "2", "--output", str(out))
+    assert r.returncode == 0, r.stderr
+    for row in json.loads(out.read_text())["seats"]:
+        assert abs(row["simulations_per_decision"] - (4 * 4 + 3 * 2) / 7) < 1e-9
+    # A's filter swapped: the exact filter, or another particle count
+    for flags in (["--exact", "--policy-temperature", "0.5"], ["--particles", "7"]):
+        r = _run(tmp_path, str(ck), "--deals", "1", "--iterations", "2", *flags,
+                 "--output", str(out))
+        assert r.returncode == 0, r.stderr
+    bad = _run(tmp_path, str(ck), "--deals", "1", "--particles", "0")
+    assert bad.returncode == 2 and "particles" in bad.stderr and "0" in bad.stderr
+    bad = _run(tmp_path, str(ck), "--deals", "1", "--policy-mix", "1.5")
+    assert bad.returncode == 2 and "policy_mix" in bad.stderr and "1.5" in bad.stderr
     bad = _run(tmp_path, str(ck), "--opponent", "cheat_uct", "--deals", "1")
     assert bad.returncode == 2 and "cheat_uct" in bad.stderr
 
@@ -48,14 +64,28 @@ def test_filter_diagnostics(tmp_path):
                          model_cfg=cfg, extra={"planner": planner})
     out = tmp_path / "o.json"
     r = _run(tmp_path, str(ck), "--opponent", "so_ismcts", "--deals", "3", "--iterations", "4",
-             "--filter-diagnostics", "--output", str(out))
+             "--filter-diagnostics", "--policy-mix", "0.3", "--output", str(out))
     assert r.returncode == 0, r.stderr
     diag = json.loads(out.read_text())["filter_diagnostics"]
     assert diag["games"] == 6 and diag["decisions"] >= 6  # every game has recon decisions
-    for name in ("network", "uniform"):
+    for name in ("network", "uniform", "own"):  # own: A's filter, mixed with uniform
         assert 0 < diag[name]["p_true"] <= 1 and diag[name]["log_p_true"] <= 0
         assert 1 <= diag[name]["distinct_worlds"] <= 256
+        assert set(diag[name]["p_true_by_turn"]) <= {str(t) for t in range(0, 7, 2)}
     assert diag["log_p_diff_se"] >= 0 and "network - uniform" in r.stdout
+    assert diag["log_p_diff_own_se"] >= 0 and "own - uniform" in r.stdout
+    # every adversary move before a recon decision, scored under each motion model
+    mv = diag["moves"]
+    assert mv["moves"] == 6 * 3 and mv["last_turn"] == 5
+    assert abs(mv["uniform"]["log_lik"] - math.log(1 / 3)) < 1e-12
+    # a mixture's log-likelihood is at least the mix of the two (log is concave)
+    assert mv["mix=0.5"]["log_lik"] >= (mv["network"]["log_lik"] + math.log(1 / 3)) / 2 - 1e-12
+    assert mv["network"]["log_lik"] < 0 and 0 <= mv["network_argmax_rate"] <= 1
+    last = diag["last_move"]  # one last recon move a game, scored under each filter
+    assert last["decisions"] == 6 and all(0 <= last[k]["win"] <= 1 for k in ("network", "own"))
+    assert last["network_minus_uniform"]["se"] >= 0
+    split = diag["moves_by_adversary"]  # A moved as the adversary in B's recon games
+    assert set(split) == {"A", "B"} and split["A"]["moves"] == split["B"]["moves"] == 9
     # a planner whose belief is no recon filter has nothing to compare
     ck2 = save_checkpoint(tmp_path / "u.pt", model=build_model(game, cfg), game=game,
                           model_cfg=cfg, extra={"planner": {"belief": "uniform"}})
