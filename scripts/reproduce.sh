@@ -138,6 +138,8 @@ PYEOF
         knobs.planner.expand_after=${tn#*:} deals=100 time_per_move=0.02 \
         output=docs/results/eq_oh_hell_v3b_${tn%:*}_n${tn#*:}_equal_time_0.02_100deals.json
     done
+    $PY scripts/evaluate.py checkpoint=$ck $x knobs.planner.tree=so knobs.planner.expand_after=4 \
+      deals=1000 time_per_move=0.02 output=docs/results/eq_oh_hell_v3b_so_n4_equal_time_0.02.json
     x="$x knobs.planner.tree=mo"
     $PY scripts/evaluate.py checkpoint=$ck $x knobs.planner.expand_after=16 deals=1000 \
       time_per_move=0.02 output=docs/results/eq_oh_hell_v3b_mo_n16_equal_time_0.02.json
