@@ -19,34 +19,14 @@ from isz.nn.average import accumulate
 from isz.training import loop
 from isz.training.config import TrainConfig, validate
 from isz.training.logging import read_metrics
+from tests.training.kuhn_mirror import kuhn_mirror_cfg, train_stopped_after
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
 def _cfg(run_dir: Path, iterations: int = 4, average_from: int = 2) -> TrainConfig:
-    cfg = TrainConfig()
-    cfg.game.name = "kuhn_poker"
-    cfg.belief.name = "posterior"
-    cfg.selfplay.games_per_iteration = 16
-    cfg.selfplay.parallel_games = 8
-    cfg.search.simulations = 8
-    cfg.search.opponents = "evaluate"
-    cfg.search.target = "mirror"
-    cfg.search.mirror_alpha = 0.1
-    cfg.model.width = 16
-    cfg.model.depth = 1
-    cfg.trainer.iterations = iterations
-    cfg.trainer.steps_per_iteration = 4
-    cfg.trainer.batch_size = 16
-    cfg.trainer.eval_every = 0
-    cfg.trainer.eval_opponents = []
-    cfg.trainer.exploitability_max_histories = 0
-    cfg.trainer.checkpoint_every = 1
-    cfg.trainer.keep_last = 10
+    cfg = kuhn_mirror_cfg(run_dir, iterations)
     cfg.trainer.average_from = average_from
-    cfg.logger.progress = False
-    cfg.logger.tensorboard = False
-    cfg.experiment.run_dir = str(run_dir)
     return cfg
 
 
@@ -119,20 +99,8 @@ def test_average_matches_the_checkpoints_and_survives_a_resume(tmp_path, monkeyp
     assert final["eval/average_exploitability_net"] != final["eval/exploitability_net"]
 
     run = tmp_path / "run"  # stop after iteration 3 (two networks averaged), resume
-    real_save, saves = loop.run_state.save, []
-
-    def stop_after_3(*args, **kw):
-        out = real_save(*args, **kw)
-        saves.append(1)
-        if len(saves) == 3:
-            raise KeyboardInterrupt
-        return out
-
-    monkeypatch.setattr(loop.run_state, "save", stop_after_3)
-    with pytest.raises(KeyboardInterrupt):
-        loop.train(_cfg(run))
+    train_stopped_after(monkeypatch, _cfg(run), saves=3)
     assert load_checkpoint(run / "checkpoints" / "average.pt")["counters"]["averaged"] == 2
-    monkeypatch.setattr(loop.run_state, "save", real_save)
     loop.train(_cfg(run))
     assert _equal(load_checkpoint(run / "checkpoints" / "average.pt")["model"], avg["model"])
 
