@@ -282,6 +282,12 @@ EOF
       --output results/recon_hard_p2000_planner_uniform_sims512.json
     nice -n 10 $E --exact --opponent so_ismcts --deals 300 --seconds 0.02 \
       --output results/recon_hard_exact_so_ismcts_time.json   # 300 deals: the session's time ran out
+    # trained against the exact network filter (self-play's recon believes bayes under the
+    # network; 7.3 min), then its planner (as trained) vs so_ismcts at 0.02 s
+    $PY scripts/train.py experiment=recon_hard belief=bayes belief.policy=network \
+      '~belief.knobs.particles' experiment.name=recon_hard_bayes logger.progress=false
+    $PY scripts/recon_eval.py runs/recon_hard_bayes/checkpoints/last.pt --opponent so_ismcts \
+      --deals 1000 --seconds 0.02 --seed 1 --output results/recon_hard_bayes_so_ismcts_time.json
     ;;
   nash)
     # issue 12, a last iterate you can trust: final checkpoints (last.pt) of kuhn_nash and
