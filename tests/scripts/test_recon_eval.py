@@ -19,12 +19,20 @@ def _run(tmp_path, *args):
                           cwd=tmp_path, capture_output=True, text=True, timeout=300)
 
 
-def test_planner_against_its_uniform_motion_twin(tmp_path):
+NETWORK_PARTICLES = {"belief": {"name": "particle", "particles": 40}, "belief_policy": "network"}
+
+
+def _checkpoint(tmp_path, planner=NETWORK_PARTICLES, name="r.pt"):
+    """An untrained recon planner (5 slots, 7 turns); by default its filter is 40 particles
+    whose adversary plays the network."""
     game = isz.make_game("recon", slots=5, turns=7, fuel=3)
     cfg = ModelConfig(width=8, depth=1)
-    planner = {"belief": {"name": "particle", "particles": 40}, "belief_policy": "network"}
-    ck = save_checkpoint(tmp_path / "r.pt", model=build_model(game, cfg), game=game,
-                         model_cfg=cfg, extra={"planner": planner})
+    return save_checkpoint(tmp_path / name, model=build_model(game, cfg), game=game,
+                           model_cfg=cfg, extra={"planner": planner})
+
+
+def test_planner_against_its_uniform_motion_twin(tmp_path):
+    ck = _checkpoint(tmp_path)
     out = tmp_path / "o.json"
     r = _run(tmp_path, str(ck), "--opponent", "planner_uniform", "--deals", "6",
              "--iterations", "4", "--output", str(out))
@@ -57,11 +65,7 @@ def test_planner_against_its_uniform_motion_twin(tmp_path):
 
 
 def test_filter_diagnostics(tmp_path):
-    game = isz.make_game("recon", slots=5, turns=7, fuel=3)
-    cfg = ModelConfig(width=8, depth=1)
-    planner = {"belief": {"name": "particle", "particles": 40}, "belief_policy": "network"}
-    ck = save_checkpoint(tmp_path / "r.pt", model=build_model(game, cfg), game=game,
-                         model_cfg=cfg, extra={"planner": planner})
+    ck = _checkpoint(tmp_path)
     out = tmp_path / "o.json"
     r = _run(tmp_path, str(ck), "--opponent", "so_ismcts", "--deals", "3", "--iterations", "4",
              "--filter-diagnostics", "--policy-mix", "0.3", "--output", str(out))
@@ -87,7 +91,6 @@ def test_filter_diagnostics(tmp_path):
     split = diag["moves_by_adversary"]  # A moved as the adversary in B's recon games
     assert set(split) == {"A", "B"} and split["A"]["moves"] == split["B"]["moves"] == 9
     # a planner whose belief is no recon filter has nothing to compare
-    ck2 = save_checkpoint(tmp_path / "u.pt", model=build_model(game, cfg), game=game,
-                          model_cfg=cfg, extra={"planner": {"belief": "uniform"}})
+    ck2 = _checkpoint(tmp_path, {"belief": "uniform"}, "u.pt")
     bad = _run(tmp_path, str(ck2), "--deals", "1", "--iterations", "2", "--filter-diagnostics")
     assert bad.returncode == 2 and "--filter-diagnostics" in bad.stderr
