@@ -95,25 +95,22 @@ def test_root_value_is_the_visit_weighted_mean():
     assert batch.root_value(0) == pytest.approx(float((n * (2 * s - 1)).sum() / n.sum()))
 
 
-@pytest.mark.parametrize("bad", [-0.1, 1.5, "half", True])
-def test_bad_mix_is_named(bad):
+_FRACTION = r"must be a number in \[0, 1\]"
+
+
+@pytest.mark.parametrize("section, key, bad, words", [
+    *[("selfplay", "value_target_q", b, "selfplay.value_target_q " + _FRACTION)
+      for b in (-0.1, 1.5, "half", True)],
+    ("selfplay", "value_target_q_rows", "some",
+     "selfplay.value_target_q_rows.*some.*decisions.*all"),
+    ("selfplay", "rollout_iterations", -1, "selfplay.rollout_iterations"),
+    *[("trainer", "value_other_weight", b, "trainer.value_other_weight " + _FRACTION)
+      for b in (-1, 2.0, "x")],
+])
+def test_bad_value_target_knobs_are_named(section, key, bad, words):
     cfg = TrainConfig()
-    cfg.selfplay.value_target_q = bad
-    with pytest.raises(IszError, match=r"selfplay.value_target_q must be a number in \[0, 1\]"):
-        validate(cfg)
-
-
-def test_bad_q_rows_is_named():
-    cfg = TrainConfig()
-    cfg.selfplay.value_target_q_rows = "some"
-    with pytest.raises(IszError, match="selfplay.value_target_q_rows.*some.*decisions.*all"):
-        validate(cfg)
-
-
-def test_bad_rollout_iterations_is_named():
-    cfg = TrainConfig()
-    cfg.selfplay.rollout_iterations = -1
-    with pytest.raises(IszError, match="selfplay.rollout_iterations"):
+    setattr(getattr(cfg, section), key, bad)
+    with pytest.raises(IszError, match=words):
         validate(cfg)
 
 
@@ -167,14 +164,6 @@ def test_other_seats_value_weight():
     assert got[0.5] == pytest.approx(float((own.sum() + 0.5 * other * (err.size - len(own)))
                                            / (len(own) + 0.5 * (err.size - len(own)))), rel=1e-5)
     assert got[0.0] != pytest.approx(got[1.0], rel=1e-3)
-
-
-@pytest.mark.parametrize("bad", [-1, 2.0, "x"])
-def test_bad_other_weight_is_named(bad):
-    cfg = TrainConfig()
-    cfg.trainer.value_other_weight = bad
-    with pytest.raises(IszError, match=r"trainer.value_other_weight must be a number in \[0, 1\]"):
-        validate(cfg)
 
 
 def test_search_leaf_mix_reaches_the_planner_and_is_checked():
