@@ -10,7 +10,9 @@ policy of a ``magnet`` evaluator: a snapshot of the network); moves are drawn
 from it for the first ``temperature_moves`` moves of a game, then its argmax
 is played. With ``value_target_q > 0`` the actor's value target mixes the
 final return with its search's root value (`isz.selfplay.records`); with
-``puct.rollouts`` the leaves are random playouts (uniform priors, no network).
+``puct.rollouts`` the leaves are random playouts (uniform priors, no network);
+with ``teacher = "so_ismcts"`` every move is searched by rollout SO-ISMCTS
+instead and the network distils it (`isz.selfplay.teacher`).
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ from isz.search.evaluator import Evaluator, make_search_belief
 from isz.search.puct_driver import PUCTBatch, PUCTConfig
 from isz.selfplay.filter_stats import FilterStats, is_filter
 from isz.selfplay.records import GameRecord, Positions
+from isz.selfplay.teacher import TEACHERS, teacher_search
 from isz.types import seed_from
 
 
@@ -46,6 +49,8 @@ class SelfPlayConfig:
     value_target_q: float = 0.0  # lam: the actor's value target (1 - lam) z + lam q (records)
     q_rows: str = "decisions"  # rows mixed: decisions, or all (value-only: next own q)
     puct: PUCTConfig = PUCTConfig(dirichlet_eps=0.25)
+    teacher: str = "none"  # so_ismcts: rollout SO-ISMCTS searches every move (teacher.py)
+    teacher_iterations: int = 1000  # the teacher's iterations per move
 
 
 @dataclass
@@ -104,6 +109,10 @@ def play(game: Game, evaluator: Evaluator, cfg: SelfPlayConfig, games: int,
     """
     if magnet is not None and cfg.target != "mirror":
         raise ValueError(f"a magnet needs the mirror target, not {cfg.target!r}")
+    if cfg.teacher not in TEACHERS:
+        raise ValueError(f"unknown teacher {cfg.teacher!r}; known: {', '.join(TEACHERS)}")
+    if cfg.teacher != "none" and cfg.target != "visits":
+        raise ValueError(f"a teacher's target is its visits, not {cfg.target!r}")
     t0 = time.perf_counter()
     stats = SelfPlayStats()
     started, records, fills, finals = 0, [], [], []
@@ -131,7 +140,9 @@ def play(game: Game, evaluator: Evaluator, cfg: SelfPlayConfig, games: int,
                     started += 1
                     _to_decision(slots[i].state, rng)
         live = [s for s in slots if s is not None]
-        if live:
+        if live and cfg.teacher != "none":
+            _teach_all(game, cfg, live, rng, stats)
+        elif live:
             fills.append(_move_all(game, evaluator, cfg, live, rng, stats, magnet))
     stats.seconds = time.perf_counter() - t0
     stats.batch_fill = float(np.mean(fills)) if fills else 0.0
@@ -199,14 +210,30 @@ def _move_all(game, evaluator, cfg, live: list[_Slot], rng, stats,
     for b, (slot, view) in enumerate(zip(live, views, strict=True)):
         pi = batch.target_policy(b, cfg.target, cfg.mirror_eta, cfg.mirror_alpha,
                                  None if rho is None else rho[b]).astype(np.float32)
-        slot.record.add(view.tensor(), masks[b], pi, view.player, batch.root_value(b))
-        if cfg.puct.value_view in ("searcher", "own"):
-            _add_value_views(game, slot, view.player)
-        if slot.moves < cfg.temperature_moves:
-            action = int(rng.choice(len(pi), p=pi / pi.sum()))
-        else:
-            action = int(np.argmax(pi))
-        slot.state.apply_action(action)
-        slot.moves += 1
+        _record_and_move(game, cfg, slot, view, masks[b], pi, batch.root_value(b), rng)
     n = len(live)
     return float(np.mean(batch.leaf_batches)) / n if batch.leaf_batches else 0.0
+
+
+def _record_and_move(game, cfg, slot: _Slot, view, mask, pi, q: float, rng) -> None:
+    """Record the decision (and the other seats' value rows), then play from ``pi``:
+    drawn from it for the first ``temperature_moves`` moves, its argmax after."""
+    slot.record.add(view.tensor(), mask, pi, view.player, q)
+    if cfg.puct.value_view in ("searcher", "own"):
+        _add_value_views(game, slot, view.player)
+    if slot.moves < cfg.temperature_moves:
+        action = int(rng.choice(len(pi), p=pi / pi.sum()))
+    else:
+        action = int(np.argmax(pi))
+    slot.state.apply_action(action)
+    slot.moves += 1
+
+
+def _teach_all(game, cfg, live: list[_Slot], rng, stats) -> None:
+    """One teacher-searched move in every live slot (no network call)."""
+    views = [s.state.view(s.state.current_player()) for s in live]
+    masks = _root_masks(game, views)
+    for b, (slot, view) in enumerate(zip(live, views, strict=True)):
+        pi, q = teacher_search(game, slot.beliefs[view.player], view, cfg.teacher_iterations,
+                               rng)
+        _record_and_move(game, cfg, slot, view, masks[b], pi, q, rng)

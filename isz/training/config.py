@@ -80,6 +80,9 @@ class SelfPlayCfg:
     #   or all (a value-only row takes the q of its seat's next decision)
     rollout_iterations: int = 0  # first iterations whose self-play searches with random
     #   playouts at the leaves and uniform priors (no network): q informative from the start
+    teacher: str = "none"  # so_ismcts: every self-play move is searched by rollout SO-ISMCTS
+    #   (no network) and the network distils it: its visits and root value q
+    teacher_iterations: int = 1000  # the teacher's iterations per move
 
 
 @dataclass
@@ -219,6 +222,7 @@ def validate(cfg: TrainConfig) -> None:
                    "0: final return, 1: root value")
     check_choice("selfplay.value_target_q_rows", cfg.selfplay.value_target_q_rows, Q_ROWS)
     check_int("selfplay.rollout_iterations", cfg.selfplay.rollout_iterations, lo=0)
+    _validate_teacher(cfg)
     for key in ("iterations", "steps_per_iteration", "batch_size", "buffer_size",
                 "final_eval_deals", "eval_deals", "eval_workers", "checkpoint_every",
                 "keep_last"):
@@ -260,6 +264,25 @@ def _validate_magnet(cfg: TrainConfig) -> None:
     if cfg.trainer.actors:
         raise IszError(f"search.magnet=network runs only with trainer.actors=0 (got "
                        f"{cfg.trainer.actors}): actors do not receive the magnet yet")
+
+
+def _validate_teacher(cfg: TrainConfig) -> None:
+    """``selfplay.teacher``: a known teacher; its policy target is its visits, and it
+    replaces every iteration's search, so random-playout iterations would mean nothing."""
+    from isz.selfplay.teacher import TEACHERS
+
+    sp = cfg.selfplay
+    check_choice("selfplay.teacher", sp.teacher, TEACHERS)
+    check_int("selfplay.teacher_iterations", sp.teacher_iterations, lo=1)
+    if sp.teacher == "none":
+        return
+    if cfg.search.target != "visits":
+        raise IszError(f"selfplay.teacher={sp.teacher} needs search.target=visits (got "
+                       f"{cfg.search.target!r}): the teacher's policy target is its visits")
+    if sp.rollout_iterations:
+        raise IszError(f"selfplay.teacher={sp.teacher} searches every iteration's moves; "
+                       f"selfplay.rollout_iterations={sp.rollout_iterations} would do "
+                       f"nothing (set it to 0)")
 
 
 def _validate_actors(cfg: TrainConfig) -> None:

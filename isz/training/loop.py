@@ -52,7 +52,9 @@ def _selfplay_cfg(cfg: TrainConfig) -> SelfPlayConfig:
                           target=s.target, mirror_eta=s.mirror_eta,
                           mirror_alpha=s.mirror_alpha,
                           value_target_q=float(cfg.selfplay.value_target_q),
-                          q_rows=cfg.selfplay.value_target_q_rows, puct=puct)
+                          q_rows=cfg.selfplay.value_target_q_rows, puct=puct,
+                          teacher=cfg.selfplay.teacher,
+                          teacher_iterations=int(cfg.selfplay.teacher_iterations))
 
 
 def selfplay_cfg_at(cfg: TrainConfig, sp_cfg: SelfPlayConfig, it: int) -> SelfPlayConfig:
