@@ -29,6 +29,7 @@ simulations in the adversary seat (the recon seat keeps its budget).
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from pathlib import Path
 
@@ -55,6 +56,7 @@ def _budget(args) -> dict:
 def _agent_a(args, budget: dict, game=None):
     """The checkpoint's planner (A) with ``budget``; its filter as the flags say."""
     mine = {} if args.belief_policy is None else {"belief_policy": args.belief_policy}
+    mine.update(planner_knobs(args.planner_knob))
     a = load_planner(args.checkpoint, game, device="cpu", **budget, **mine)
     robust = {k: v for k, v in (("policy_mix", args.policy_mix),
                                 ("policy_temperature", args.policy_temperature),
@@ -69,6 +71,22 @@ def _agent_a(args, budget: dict, game=None):
                                         if k in ("policy_mix", "policy_temperature")}}
         a = load_planner(args.checkpoint, a.game, device="cpu", **budget, **mine, belief=spec)
     return a
+
+
+def planner_knobs(pairs: list[str] | None) -> dict:
+    """``["expand_after=16", "leaf_mix=1.0"]`` -> knobs of A's planner (a value is read
+    as JSON where it parses: numbers, true/false, null; else kept as a string)."""
+    out = {}
+    for pair in pairs or []:
+        key, sep, raw = pair.partition("=")
+        if not sep or not key:
+            raise IszError(f"--planner-knob takes KEY=VALUE (e.g. expand_after=16), "
+                           f"got {pair!r}")
+        try:
+            out[key] = json.loads(raw)
+        except json.JSONDecodeError:
+            out[key] = raw
+    return out
 
 
 def _agent_b(args, budget: dict, game):
@@ -344,6 +362,9 @@ def main(argv=None) -> int:
     ap.add_argument("--adversary-iterations", type=int, default=None,
                     help="both agents search this many simulations as the adversary (the "
                          "recon seat keeps --iterations / --seconds): budgets per seat")
+    ap.add_argument("--planner-knob", action="append", default=None, metavar="KEY=VALUE",
+                    help="a knob of A's planner, e.g. expand_after=16 or leaf_mix=1 "
+                         "(repeatable; as puct_ismcts takes them)")
     ap.add_argument("--output", default=None, help="JSON file (written atomically)")
     ap.add_argument("--filter-diagnostics", action="store_true",
                     help="at every recon decision: the true slot's probability under a "

@@ -94,3 +94,21 @@ def test_filter_diagnostics(tmp_path):
     ck2 = _checkpoint(tmp_path, {"belief": "uniform"}, "u.pt")
     bad = _run(tmp_path, str(ck2), "--deals", "1", "--iterations", "2", "--filter-diagnostics")
     assert bad.returncode == 2 and "--filter-diagnostics" in bad.stderr
+
+
+def test_planner_knobs_reach_agent_a(tmp_path):
+    sys.path.insert(0, str(ROOT))
+    from scripts.recon_eval import planner_knobs
+
+    assert planner_knobs(["expand_after=16", "leaf_mix=1.0", "tree=so"]) == \
+        {"expand_after": 16, "leaf_mix": 1.0, "tree": "so"}
+    ck = _checkpoint(tmp_path)
+    out = tmp_path / "o.json"
+    r = _run(tmp_path, str(ck), "--deals", "2", "--iterations", "8",
+             "--planner-knob", "expand_after=4", "--output", str(out))
+    assert r.returncode == 0, r.stderr
+    assert json.loads(out.read_text())["config"]["planner_knob"] == ["expand_after=4"]
+    for pair, words in (("expand_after=0", "expand_after"), ("nope=1", "nope"),
+                        ("expand_after", "KEY=VALUE")):
+        bad = _run(tmp_path, str(ck), "--deals", "1", "--planner-knob", pair)
+        assert bad.returncode == 2 and words in bad.stderr, bad.stderr
