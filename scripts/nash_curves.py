@@ -265,8 +265,8 @@ def draw_png(path: Path, runs: list[dict], cfr: dict, game_name: str) -> None:
                "(NashConv / 2, chips)")
     y = 520
     legend = [(COLORS[i % len(COLORS)],
-               f"{r['label']}: raw network, weights averaged from iteration "
-               f"{r['average_from']}, mean over {len(r['runs'])} seeds (band: min-max)"
+               f"{r['label']} from it. {r['average_from']}: raw network, mean over "
+               f"{len(r['runs'])} seeds (band: min-max)"
                if r["planner"] is None else
                f"{r['label']}: planner mean over {len(r['runs'])} "
                "seeds (band: min-max); dashed: raw network") for i, r in enumerate(runs)]
