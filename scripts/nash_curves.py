@@ -18,6 +18,17 @@ last iterate) after each iteration, against positions = iterations x 2 x the
 game's decision histories (one walk of the tree per player per iteration) and
 its wall seconds on this machine.
 
+``--include JSON`` adds every run curve of an earlier ``OUTPUT.json`` (same game) as it
+is, without its run folders (``JSON#LABEL``: only the curve with that label);
+``--cfr-from JSON`` takes that file's CFR curve instead of running CFR again (its wall
+seconds are those of the machine that ran it).
+
+``--average-curve LABEL=GLOB`` (with ``--average-from S``): for run folders with every
+iteration checkpointed (``iter-<n>.pt``), the raw network with the mean of the weights of
+iterations S..N (what ``trainer.average_from=S`` keeps, `isz.nn.average`), at every
+evaluated iteration N >= S, its exact exploitability against the run's positions and
+work seconds at N: a network-only curve (drawn dotted, no planner).
+
 Writes ``OUTPUT.json`` (every curve) and ``OUTPUT.csv`` (one row per point);
 ``--png`` draws both panels (log-log) with Pillow, the only plotting library
 isz's environment has.
@@ -66,6 +77,51 @@ def run_curves(label: str, pattern: str) -> dict:
     return out
 
 
+def average_curve(label: str, pattern: str, start: int) -> dict:
+    """Exploitability of the raw network with the weights averaged over iterations
+    ``start``..N, at every iteration N >= ``start`` that all the runs evaluated."""
+    sys.path.insert(0, str(ROOT / "scripts"))
+    from average_checkpoints import numbered
+    from iterate_averages import _tabular
+
+    from isz.evaluation.exploitability import exploitability, game_tree
+    from isz.nn.average import accumulate
+    from isz.nn.checkpoint import checkpoint_game, load_checkpoint, load_model
+
+    base = run_curves(label, pattern)
+    its = [i for i in base["iteration"] if i >= start]
+    if not its:
+        raise IszError(f"--average-curve {label}: no evaluated iteration >= {start}")
+    vals = []
+    for d in base["runs"]:
+        ck = Path(d) / "checkpoints"
+        found = numbered(ck)
+        missing = [i for i in range(start, its[-1] + 1) if i not in found]
+        if missing:
+            raise IszError(f"{ck}: iterations {missing[:10]} have no iter-<n>.pt")
+        game = checkpoint_game(load_checkpoint(ck / "last.pt"))
+        tree = game_tree(game)
+        index = {v.key: k for k, v in enumerate(tree.views)}
+        avg, row = None, []
+        for n, i in enumerate(range(start, its[-1] + 1), start=1):
+            model, _ = load_model(found[i], game)
+            avg = accumulate(avg, model, n)
+            if i in its:
+                p = _tabular(avg, tree.views, game)
+                e = exploitability(game, lambda v, p=p, ix=index: p[ix[v.key]])
+                row.append(e.exploitability)
+        vals.append(row)
+    keep = [base["iteration"].index(i) for i in its]
+    out = {"label": label, "runs": base["runs"], "iteration": its, "average_from": start,
+           "planner": None}
+    for axis in ("positions", "work_s", "games"):
+        out[axis] = [base[axis][k] for k in keep]
+    v = np.array(vals)
+    out["net"] = {"mean": v.mean(0).tolist(), "min": v.min(0).tolist(),
+                  "max": v.max(0).tolist(), "seeds": v.tolist()}
+    return out
+
+
 def cfr_curve(game_name: str, iterations: int) -> dict:
     """OpenSpiel CFR's exploitability (average and current policy) per iteration."""
     import pyspiel
@@ -102,6 +158,8 @@ def write_csv(path: Path, runs: list[dict], cfr: dict) -> None:
                     "exploitability_min", "exploitability_max"])
         for r in runs:
             for who in KEYS:
+                if r.get(who) is None:
+                    continue
                 for i, it in enumerate(r["iteration"]):
                     w.writerow([f"{r['label']} ({who})", it, r["positions"][i],
                                 f"{r['work_s'][i]:.3f}", f"{r[who]['mean'][i]:.6f}",
@@ -179,7 +237,7 @@ def draw_png(path: Path, runs: list[dict], cfr: dict, game_name: str) -> None:
     img = Image.new("RGB", (1400, 620), "white")
     d = ImageDraw.Draw(img)
     font = ImageFont.load_default(size=14)
-    ys = [v for r in runs for w in KEYS for v in r[w]["min"] + r[w]["max"]]
+    ys = [v for r in runs for w in KEYS if r.get(w) for v in r[w]["min"] + r[w]["max"]]
     ys += cfr["average"] + cfr["current"]
     ylim = (max(min(ys), 1e-4) / 1.5, max(ys) * 1.5)
     for k, (axis, xlabel) in enumerate((("positions", "positions generated (searched decisions; "
@@ -192,9 +250,13 @@ def draw_png(path: Path, runs: list[dict], cfr: dict, game_name: str) -> None:
                    ylim, font)
         for i, r in enumerate(runs):
             c = COLORS[i % len(COLORS)]
-            p.band(r[axis], r["planner"]["min"], r["planner"]["max"], c)
+            band = r["planner"] or r["net"]
+            p.band(r[axis], band["min"], band["max"], c)
         for i, r in enumerate(runs):
             c = COLORS[i % len(COLORS)]
+            if r["planner"] is None:  # an averaged-weights curve: raw network only
+                p.line(r[axis], r["net"]["mean"], c, 3, dash=True)
+                continue
             p.line(r[axis], r["planner"]["mean"], c, 3)
             p.line(r[axis], r["net"]["mean"], c, 2, dash=True)
         p.line(cfr[axis], cfr["average"], CFR_COLOR, 3)
@@ -202,7 +264,11 @@ def draw_png(path: Path, runs: list[dict], cfr: dict, game_name: str) -> None:
         p.axes(xlabel, "exploitability", f"{game_name}: exploitability during training "
                "(NashConv / 2, chips)")
     y = 520
-    legend = [(COLORS[i % len(COLORS)], f"{r['label']}: planner mean over {len(r['runs'])} "
+    legend = [(COLORS[i % len(COLORS)],
+               f"{r['label']} from it. {r['average_from']}: raw network, mean over "
+               f"{len(r['runs'])} seeds (band: min-max)"
+               if r["planner"] is None else
+               f"{r['label']}: planner mean over {len(r['runs'])} "
                "seeds (band: min-max); dashed: raw network") for i, r in enumerate(runs)]
     legend.append((CFR_COLOR, "CFR (OpenSpiel): average policy (thick), current policy "
                    "(thin)"))
@@ -214,23 +280,56 @@ def draw_png(path: Path, runs: list[dict], cfr: dict, game_name: str) -> None:
     img.save(path)
 
 
+def _earlier(path: str, game: str) -> dict:
+    """An earlier OUTPUT.json of this script, checked to be of ``game``."""
+    try:
+        old = json.loads(Path(path).read_text())
+    except (OSError, ValueError) as e:
+        raise IszError(f"{path}: cannot read an earlier curves JSON ({e})") from e
+    if old.get("game") != game:
+        raise IszError(f"{path}: curves of {old.get('game')!r}, not --game {game}")
+    for r in old["runs"]:
+        r.setdefault("included_from", str(path))
+    return old
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--run", action="append", required=True, metavar="LABEL=GLOB",
+    ap.add_argument("--run", action="append", default=[], metavar="LABEL=GLOB",
                     help="a recipe's run folders (one per training seed)")
+    ap.add_argument("--include", action="append", default=[], metavar="JSON[#LABEL]",
+                    help="add the run curves of an earlier OUTPUT.json (same game); "
+                    "#LABEL: only the one with that label")
+    ap.add_argument("--cfr-from", metavar="JSON",
+                    help="take the CFR curve of an earlier OUTPUT.json (same game)")
+    ap.add_argument("--average-curve", action="append", default=[], metavar="LABEL=GLOB",
+                    help="raw network with weights averaged from --average-from to each "
+                    "evaluated iteration (runs with every iteration checkpointed)")
+    ap.add_argument("--average-from", type=int, default=10)
     ap.add_argument("--game", default="kuhn_poker", help="game of the runs (CFR's game)")
     ap.add_argument("--cfr-iterations", type=int, default=10000)
     ap.add_argument("--output", required=True, help="path without suffix: .json and .csv")
     ap.add_argument("--png", help="also draw the figure here")
     a = ap.parse_args(argv)
     try:
+        if not (a.run or a.include or a.average_curve):
+            raise IszError("nothing to draw: give --run, --include or --average-curve")
         runs = []
-        for spec in a.run:
-            if "=" not in spec:
-                raise IszError(f"--run {spec!r}: expected LABEL=GLOB")
-            label, pattern = spec.split("=", 1)
-            runs.append(run_curves(label, pattern))
-        cfr = cfr_curve(a.game, a.cfr_iterations)
+        for spec in a.include:
+            path, _, only = spec.partition("#")
+            old = [r for r in _earlier(path, a.game)["runs"] if not only or r["label"] == only]
+            if not old:
+                raise IszError(f"--include {spec}: no curve labelled {only!r}")
+            runs.extend(old)
+        for flag, specs in (("--run", a.run), ("--average-curve", a.average_curve)):
+            for spec in specs:
+                if "=" not in spec:
+                    raise IszError(f"{flag} {spec!r}: expected LABEL=GLOB")
+                label, pattern = spec.split("=", 1)
+                runs.append(run_curves(label, pattern) if flag == "--run"
+                            else average_curve(label, pattern, a.average_from))
+        cfr = _earlier(a.cfr_from, a.game)["cfr"] if a.cfr_from \
+            else cfr_curve(a.game, a.cfr_iterations)
     except IszError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2

@@ -305,9 +305,17 @@ EOF
     for e in 2.0 1.0 0.5 0.25; do   # the planner's step, training seed 0
       $PY scripts/nash_table.py --run "step $e=runs/kuhn_nash_magnet_s0" --knob mirror_eta=$e
     done
+    # plain AlphaZero targets for the figure (0.4 min each), evaluated every 3 iterations
+    for s in 0 1 2; do
+      $PY scripts/train.py game=kuhn_poker trainer.iterations=30 trainer.eval_every=3 \
+        trainer.eval_deals=20 trainer.final_eval_deals=200 'trainer.eval_opponents=[so_ismcts]' \
+        trainer.seed=$s experiment.run_dir=runs/kuhn_az_s$s logger.progress=false
+    done
+    # (the committed figure kept the kuhn_nash, kuhn_nash_magnet and CFR curves of an earlier
+    # JSON and added AlphaZero's: --include docs/results/kuhn_nash_curves.json --cfr-from it)
     $PY scripts/nash_curves.py --run "kuhn_nash=runs/kuhn_nash_s*" \
-      --run "kuhn_nash_magnet=runs/kuhn_nash_magnet_s*" --output docs/results/kuhn_nash_curves \
-      --png docs/kuhn_nash_curves.png
+      --run "kuhn_nash_magnet=runs/kuhn_nash_magnet_s*" --run "AlphaZero targets=runs/kuhn_az_s*" \
+      --output docs/results/kuhn_nash_curves --png docs/kuhn_nash_curves.png
     # the ablations (training seed 0; README "How the recipe was found")
     M="search.magnet=network"
     U="search.root_selection=uniform"
@@ -369,8 +377,18 @@ ABLATIONS
       --output docs/results/leduc_iterate_averages_magnet.json
     $PY scripts/iterate_averages.py $R --from 1 10 20 50 100 \
       --output docs/results/leduc_iterate_averages_abl_eta10.json
+    # plain AlphaZero targets for the figure (1.0 min each), evaluated every 10 iterations
+    for s in 0 1 2; do
+      $PY scripts/train.py game=leduc_poker trainer.iterations=60 trainer.eval_every=10 \
+        trainer.eval_deals=20 trainer.final_eval_deals=200 'trainer.eval_opponents=[so_ismcts]' \
+        trainer.seed=$s experiment.run_dir=runs/leduc_az_s$s logger.progress=false
+    done
+    # (the committed figure kept leduc_nash's curve, seeds 0-1, and CFR's from an earlier
+    # JSON: --include "OLD.json#leduc_nash" --cfr-from OLD.json)
     $PY scripts/nash_curves.py --game leduc_poker --cfr-iterations 1000 \
       --run "leduc_nash=runs/leduc_nash_s*" --run "leduc_nash_magnet=runs/leduc_nash_magnet_s*" \
+      --average-curve "magnet, weights averaged=runs/leduc_nash_magnet_s*" --average-from 10 \
+      --run "AlphaZero targets=runs/leduc_az_s*" \
       --output docs/results/leduc_nash_curves --png docs/leduc_nash_curves.png
     # Leduc ablations (seed 0; docs/results/leduc_nash_ablations.json)
     L="experiment=leduc_nash_magnet selfplay.games_per_iteration=1024"

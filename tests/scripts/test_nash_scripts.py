@@ -105,3 +105,46 @@ def test_table_and_curves_from_run_folders(tmp_path):
                           f"none={tmp_path}/nothing*", "--output", str(curves)],
                          capture_output=True, text=True, timeout=300)
     assert bad.returncode == 2 and "no run folder" in bad.stderr
+
+
+def test_curves_include_an_earlier_json_and_draw_an_averaged_weights_curve(tmp_path):
+    game = isz.make_game("kuhn_poker")
+    cfg = ModelConfig(width=8, depth=1)
+    for seed in (0, 1):
+        run = tmp_path / f"r_s{seed}"
+        _fake_run(run, seed)
+        for i in (1, 2, 3):
+            save_checkpoint(run / "checkpoints" / f"iter-{i:06d}.pt",
+                            model=build_model(game, cfg), game=game, model_cfg=cfg)
+    script = [sys.executable, str(ROOT / "scripts" / "nash_curves.py")]
+    first = tmp_path / "first"
+    p = subprocess.run(script + ["--run", f"fake={tmp_path}/r_s*", "--cfr-iterations", "20",
+                                 "--output", str(first)],
+                       capture_output=True, text=True, timeout=300)
+    assert p.returncode == 0, p.stderr
+    old = json.loads(first.with_suffix(".json").read_text())
+
+    again = tmp_path / "again"
+    p = subprocess.run(script + ["--include", f"{first}.json#fake", "--cfr-from", f"{first}.json",
+                                 "--average-curve", f"avg={tmp_path}/r_s*", "--average-from",
+                                 "2", "--output", str(again), "--png",
+                                 str(tmp_path / "a.png")],
+                       capture_output=True, text=True, timeout=300)
+    assert p.returncode == 0, p.stderr
+    data = json.loads(again.with_suffix(".json").read_text())
+    kept, avg = data["runs"]
+    assert kept["planner"] == old["runs"][0]["planner"] and data["cfr"] == old["cfr"]
+    assert avg["planner"] is None and avg["average_from"] == 2
+    assert avg["iteration"] == [2, 3] and avg["positions"] == [200, 300]
+    # untrained networks (and their averages) are about as exploitable as uniform play
+    assert all(0.2 < v < 1.0 for row in avg["net"]["seeds"] for v in row)
+    assert (tmp_path / "a.png").stat().st_size > 10_000
+
+    bad = subprocess.run(script + ["--include", f"{first}.json#nope", "--cfr-from",
+                                   f"{first}.json", "--output", str(again)],
+                         capture_output=True, text=True, timeout=300)
+    assert bad.returncode == 2 and "no curve labelled 'nope'" in bad.stderr
+    bad = subprocess.run(script + ["--game", "leduc_poker", "--include", f"{first}.json",
+                                   "--output", str(again)],
+                         capture_output=True, text=True, timeout=300)
+    assert bad.returncode == 2 and "not --game leduc_poker" in bad.stderr

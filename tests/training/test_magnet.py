@@ -118,6 +118,34 @@ def test_metrics_keep_only_iterations_the_checkpoint_has(tmp_path):
                     {"iteration": 3, "positions": 31, "loss/policy": 0.5}]
 
 
+def test_learned_loop_with_moving_magnet_moves_kuhn_toward_nash(tmp_path):
+    """The learned loop (not the tabular q): Kuhn with ``search.magnet=network`` for a small
+    budget (80 iterations of 32 games x 16 simulations, 16 steps of 64; ~8 s on one core),
+    training seed 0; the final network's exact exploitability is well below the uniform
+    policy's 0.4583. Measured: 0.124 with the magnet (seeds 1, 2: 0.135, 0.122); the same
+    budget without it (search.magnet=uniform): 0.146, 0.129, 0.146 for seeds 0-2, so the
+    magnet wins on 2 seeds of 3 only, and no ordering is asserted. Bound 0.25: about twice
+    the measured value, half the uniform policy's."""
+    from isz.agents.puct_agent import load_planner
+    from isz.evaluation.exploitability import exploitability, uniform_policy
+    from isz.search.evaluator import evaluator_policy
+
+    cfg = _cfg(tmp_path, iterations=80)
+    cfg.selfplay.games_per_iteration = 32
+    cfg.search.simulations = 16
+    cfg.trainer.steps_per_iteration = 16
+    cfg.trainer.batch_size = 64
+    cfg.trainer.checkpoint_every = 80
+    cfg.trainer.seed = 0
+    loop.train(cfg)
+    planner = load_planner(str(tmp_path / "checkpoints" / "last.pt"), device="cpu")
+    game = planner.game
+    uniform = exploitability(game, uniform_policy).exploitability
+    assert uniform == pytest.approx(0.4583, abs=1e-3)
+    net = exploitability(game, evaluator_policy(planner.evaluator)).exploitability
+    assert net < 0.25, net
+
+
 @pytest.mark.slow
 def test_kuhn_nash_magnet_preset_final_checkpoint_below_0_01(tmp_path):
     """The goal of issue 12 on Kuhn: the final checkpoint (not best.pt) of
