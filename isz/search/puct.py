@@ -87,6 +87,7 @@ from isz.search.tree import (
     backprop,
     find_child,
     find_or_add,
+    indexed_find_or_add,
 )
 from isz.types import CHANCE, TERMINAL
 
@@ -196,7 +197,7 @@ def make_puct(kernel: Kernel):
     def descend(worlds, sim0, lanes, active, params, me, mo, c_puct, fpu, rollouts,
                 prior_moves, own_values, uniform_root, leaf_rollout, expand_after, nodes, value,
                 prior, count, pending, rng, cur, leaf, status, tensors, masks, labels,
-                my_tensors, s, la, lab, ca, cp, ret, scores, tbuf, roll):
+                my_tensors, s, la, lab, ca, cp, ret, scores, tbuf, roll, hkeys, hnodes, meta):
         """One wave: ``active`` simulations of every search down to a leaf or a terminal.
 
         Lane ``l`` (of ``L = B * lanes``) runs a simulation of search
@@ -223,6 +224,9 @@ def make_puct(kernel: Kernel):
         playout from the simulation's world is backed up through it and
         ``status[l] == PLAYOUT`` (the expansion threshold of AlphaGo); n = 1
         evaluates every leaf.
+        hkeys, hnodes, meta: with ``mo``, the `isz.search.tree.ChildIndex` of the
+        tree roots (row ``b * T + t``): an opponent's root split has a child for
+        nearly every world, too many to scan at every simulation.
         """
         n_trees = cur.shape[1]
         n_worlds = worlds.shape[1]
@@ -235,8 +239,9 @@ def make_puct(kernel: Kernel):
             for t in range(n_trees):
                 cur[lane, t] = b * n_trees + t
                 if mo and t != me[b]:  # root split: opponents by their own information
-                    cur[lane, t] = find_or_add(nodes, value, count, cur[lane, t],
-                                               info_label(s, params, t, tbuf), -1)
+                    cur[lane, t] = indexed_find_or_add(
+                        nodes, value, count, cur[lane, t], info_label(s, params, t, tbuf),
+                        -1, hkeys, hnodes, meta, b * n_trees + t)
             status[lane] = 0
             while True:
                 p = current_player(s, params)

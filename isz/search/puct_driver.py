@@ -16,7 +16,7 @@ from isz.rng import new_rng
 from isz.search.driver import Scratch
 from isz.search.evaluator import Evaluator
 from isz.search.puct import NEEDS_EVAL, PLAYOUT, make_puct
-from isz.search.tree import CHILD, LABEL, NONE, SIB, VISITS, Tree
+from isz.search.tree import CHILD, LABEL, NONE, SIB, VISITS, ChildIndex, Tree
 from isz.types import check_int
 
 POLICY_TARGETS = ("visits", "mirror")
@@ -85,6 +85,9 @@ class PUCTBatch:
         self.masks = np.zeros((n, game.num_actions), dtype=np.bool_)
         self.labels = np.zeros((n, game.num_actions), dtype=np.int64)
         self.b = Scratch(game)
+        # the roots' child index (mo: opponents' root splits); a dummy row for so
+        roots = np.arange(b * self.n_trees) if self.n_trees > 1 else np.zeros(1, np.int64)
+        self.index = ChildIndex(roots, sims + lanes)
         self.simulations = 0  # per search, so far
         self.evaluations = 0
         self.playouts = 0  # simulations that stopped below the expansion threshold
@@ -103,6 +106,9 @@ class PUCTBatch:
         lanes``): descend, evaluate the leaves in one batch, expand."""
         g, c, t = self.game, self.cfg, self.tree
         t.reserve(self.per_step * len(self.status))
+        if self.n_trees > 1:
+            self.index.reserve(t.nodes, active)
+        x = self.index
         self.descend(self.worlds, k, self.lanes, active, g.kparams, self.me,
                      int(self.n_trees > 1), c.c_puct, c.fpu, c.rollouts,
                      OPPONENT_MODES.index(c.opponents), c.value_view in ("searcher", "own"),
@@ -111,7 +117,7 @@ class PUCTBatch:
                      t.count, t.pending, self.rng, self.cur, self.leaf,
                      self.status, self.tensors, self.masks, self.labels, self.my_tensors,
                      self.b.s, self.b.la, self.b.lab, self.b.ca, self.b.cp, self.b.ret,
-                     self.b.scores, self.b.tbuf, self.roll)
+                     self.b.scores, self.b.tbuf, self.roll, x.hkeys, x.hnodes, x.meta)
         self.simulations = k + active
         if c.expand_after > 1:
             self.playouts += int(np.count_nonzero(self.status == PLAYOUT))

@@ -136,3 +136,82 @@ def add_pending(nodes, pending, node, delta):
     while node != NONE:
         pending[node] += delta
         node = nodes[node, PARENT]
+
+
+_HASH_MUL = np.uint64(0x9E3779B97F4A7C15)  # Fibonacci hashing
+
+
+@nb.njit(cache=True)
+def _slot(hkeys, hnodes, row, label):
+    """Probe of ``label`` in index row ``row``: its slot, holding it or empty (NONE)."""
+    mask = hkeys.shape[1] - 1
+    j = np.int64((np.uint64(label) * _HASH_MUL) >> np.uint64(32)) & mask
+    while hnodes[row, j] != NONE and hkeys[row, j] != label:
+        j = (j + 1) & mask
+    return j
+
+
+@nb.njit(cache=True)
+def indexed_find_or_add(nodes, value, count, node, label, actor, hkeys, hnodes, meta, row):
+    """`find_or_add` for a node whose children are all made here, through an index:
+    open addressing over ``hkeys/hnodes[row]`` (int64[H], H a power of two that the
+    caller keeps above twice the children; NONE = empty); ``meta[row] = (last child,
+    number of children)``. The child list is the one `find_or_add` would build (creation order), in
+    O(1) instead of a scan of every child (a root split has one per world)."""
+    j = _slot(hkeys, hnodes, row, label)
+    if hnodes[row, j] != NONE:
+        return hnodes[row, j]
+    i = count[0]
+    count[0] = i + 1
+    init_node(nodes, value, i, node, label, actor)
+    if meta[row, 0] == NONE:
+        nodes[node, CHILD] = i
+    else:
+        nodes[meta[row, 0], SIB] = i
+    meta[row, 0] = i
+    meta[row, 1] += 1
+    hkeys[row, j] = label
+    hnodes[row, j] = i
+    return i
+
+
+@nb.njit(cache=True)
+def rebuild_index(nodes, roots, hkeys, hnodes):
+    """Fill the (emptied) index rows with the children of ``roots[row]``."""
+    hnodes[:, :] = NONE
+    for row in range(roots.shape[0]):
+        ch = nodes[roots[row], CHILD]
+        while ch != NONE:
+            label = nodes[ch, LABEL]
+            j = _slot(hkeys, hnodes, row, label)
+            hkeys[row, j] = label
+            hnodes[row, j] = ch
+            ch = nodes[ch, SIB]
+
+
+class ChildIndex:
+    """Hash indexes of the children of some nodes (`indexed_find_or_add`): row ``r``
+    indexes ``roots[r]``; doubled by `reserve` before it can fill past one half."""
+
+    def __init__(self, roots: np.ndarray, expected: int):
+        self.roots = np.asarray(roots, dtype=np.int64)
+        size = 16
+        while size < 2 * expected:
+            size *= 2
+        self.hkeys = np.zeros((len(self.roots), size), dtype=np.int64)
+        self.hnodes = np.full((len(self.roots), size), NONE, dtype=np.int64)
+        self.meta = np.zeros((len(self.roots), 2), dtype=np.int64)
+        self.meta[:, 0] = NONE
+
+    def reserve(self, nodes: np.ndarray, more: int) -> None:
+        """Make room for ``more`` new children in every row."""
+        most = int(self.meta[:, 1].max()) if len(self.roots) else 0
+        size = self.hkeys.shape[1]
+        if 2 * (most + more) <= size:
+            return
+        while 2 * (most + more) > size:
+            size *= 2
+        self.hkeys = np.zeros((len(self.roots), size), dtype=np.int64)
+        self.hnodes = np.full((len(self.roots), size), NONE, dtype=np.int64)
+        rebuild_index(nodes, self.roots, self.hkeys, self.hnodes)
+
