@@ -172,6 +172,10 @@ def evaluate(cfg: EvaluateConfig) -> dict:
     # the table after the write: a reader that closes the pipe early (| head) cannot
     # cost the results
     print(result.table())
+    for pair in payload["result"]["paired"]:
+        if pair["se"] is not None:  # one deal has no SE
+            print(f"{pair['a']} - {pair['b']}: {pair['diff']:+.3f} ± {pair['se']:.3f} "
+                  f"(paired over deals)")
     print(f"wrote {out}")
     return payload
 

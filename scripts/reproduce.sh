@@ -149,6 +149,20 @@ PYEOF
       $PY scripts/evaluate.py checkpoint=$ck $x knobs.planner.expand_after=$n deals=200 \
         iterations=256 output=docs/results/eq_oh_hell_v3b_mo_n${n}_equal_sims_256_200deals.json
     done
+    # distilled from rollout so_ismcts (selfplay.teacher=so_ismcts, 2,000 iterations a move;
+    # the planner as recorded: leaf_mix=1, expand_after=16, mo tree, value_view=own)
+    $PY scripts/train.py experiment=oh_hell_teacher logger.progress=false
+    ck=runs/oh_hell_teacher/checkpoints/last.pt
+    t="$three workers=2 seed=1 progress=false"
+    $PY scripts/evaluate.py checkpoint=$ck $t deals=1000 iterations=256 \
+      output=docs/results/eq_oh_hell_teacher_equal_sims_256.json
+    for b in 0.02 0.05; do
+      $PY scripts/evaluate.py checkpoint=$ck $t deals=1000 time_per_move=$b \
+        output=docs/results/eq_oh_hell_teacher_equal_time_$b.json
+    done
+    # the beliefs' card placement (voids, gibbs, gibbs weighted by the policy)
+    $PY scripts/belief_accuracy.py $ck --games 100 --worlds 64 --after-tricks 3 --seed 0 \
+      --output docs/results/oh_hell_belief_accuracy.json
     # the same PUCT search with random playouts and uniform priors (no network)
     $PY scripts/evaluate.py game=oh_hell "agents=[puct_ismcts,so_ismcts,pimc]" \
       knobs.puct_ismcts.belief=voids knobs.so_ismcts.belief=voids knobs.pimc.belief=voids \

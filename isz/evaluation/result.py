@@ -123,7 +123,22 @@ class MatchResult:
                  "stats": {k: {"mean": _finite(m), "se": _finite(se)}
                            for k, (m, se) in a.stats.items()}}
                 for a in self.agents],
+            "paired": self.paired(),
         }
+
+    def paired(self) -> list[dict]:
+        """Every pair of agents (i < j): the mean over deals of agent i's deal score
+        minus agent j's, and its SE from the per-deal differences (the two scores
+        of a deal are correlated, so this is not the SEs of the two scores added)."""
+        out = []
+        n = len(self.agents)
+        for i in range(n):
+            for j in range(i + 1, n):
+                d = (self.deal_scores[:, i] - self.deal_scores[:, j])[:, None]
+                m, se = mean_and_se(d)
+                out.append({"a": self.agents[i].name, "b": self.agents[j].name,
+                            "diff": _finite(float(m[0])), "se": _finite(float(se[0]))})
+        return out
 
     def table(self) -> str:
         """A readable text table, one row per agent."""

@@ -318,6 +318,11 @@ def test_to_dict_is_json_and_table_names_agents(kuhn):
     d = json.loads(json.dumps(res.to_dict(), allow_nan=False))
     assert d["game"]["name"] == "kuhn_poker" and d["games"] == 6 and d["deals"] == 3
     assert [a["name"] for a in d["agents"]] == ["bet", "pass"]
+    (pair,) = d["paired"]
+    per_deal = res.deal_scores[:, 0] - res.deal_scores[:, 1]
+    assert pair["a"] == "bet" and pair["b"] == "pass"
+    assert pair["diff"] == pytest.approx(d["agents"][0]["score"] - d["agents"][1]["score"])
+    assert pair["se"] == pytest.approx(per_deal.std(ddof=1) / np.sqrt(3))
     table = res.table()
     assert "bet" in table and "pass" in table and "kuhn_poker" in table
 

@@ -66,6 +66,10 @@ def test_end_to_end_writes_json(tmp_path):
     result = payload["result"]
     assert result["games"] == 8 and len(result["agents"]) == 2
     assert sum(a["score"] for a in result["agents"]) == pytest.approx(1.0)
+    (pair,) = result["paired"]  # the two seats' difference, with its SE over deals
+    a, b = result["agents"]
+    assert pair["diff"] == pytest.approx(a["score"] - b["score"]) and pair["se"] >= 0
+    assert "random - random:" in out and "(paired over deals)" in out
     assert not list(tmp_path.glob(".out.json.*"))  # no temp file left behind
 
 
