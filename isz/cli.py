@@ -16,6 +16,7 @@ import contextlib
 import dataclasses
 import difflib
 import errno
+import json
 import sys
 import typing
 from collections.abc import Callable, Iterator
@@ -160,3 +161,19 @@ def run_hydra(hydra_main: Callable[[], None], config_dir: Path, config_name: str
             with one_line_errors():
                 preflight(cfg)
     hydra_main()
+
+
+def key_values(pairs: list[str] | None, flag: str) -> dict:
+    """``["expand_after=16", "tree=so"]`` -> ``{"expand_after": 16, "tree": "so"}``, the
+    values of a repeatable ``flag KEY=VALUE`` option: a value is read as JSON where it
+    parses (numbers, true/false, null), else kept as a string."""
+    out = {}
+    for pair in pairs or []:
+        key, sep, raw = pair.partition("=")
+        if not sep or not key:
+            raise IszError(f"{flag} takes KEY=VALUE (e.g. expand_after=16), got {pair!r}")
+        try:
+            out[key] = json.loads(raw)
+        except json.JSONDecodeError:
+            out[key] = raw
+    return out

@@ -29,7 +29,6 @@ simulations in the adversary seat (the recon seat keeps its budget).
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 
@@ -37,6 +36,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from isz import IszError, load_planner, make_agent  # noqa: E402
 from isz.agents.base import Agent  # noqa: E402
+from isz.cli import key_values  # noqa: E402
 from isz.evaluation import match  # noqa: E402
 from isz.evaluation.seats import seat_rows  # noqa: E402
 from isz.types import check_choice, check_int  # noqa: E402
@@ -56,7 +56,7 @@ def _budget(args) -> dict:
 def _agent_a(args, budget: dict, game=None):
     """The checkpoint's planner (A) with ``budget``; its filter as the flags say."""
     mine = {} if args.belief_policy is None else {"belief_policy": args.belief_policy}
-    mine.update(planner_knobs(args.planner_knob))
+    mine.update(key_values(args.planner_knob, "--planner-knob"))
     a = load_planner(args.checkpoint, game, device="cpu", **budget, **mine)
     robust = {k: v for k, v in (("policy_mix", args.policy_mix),
                                 ("policy_temperature", args.policy_temperature),
@@ -71,22 +71,6 @@ def _agent_a(args, budget: dict, game=None):
                                         if k in ("policy_mix", "policy_temperature")}}
         a = load_planner(args.checkpoint, a.game, device="cpu", **budget, **mine, belief=spec)
     return a
-
-
-def planner_knobs(pairs: list[str] | None) -> dict:
-    """``["expand_after=16", "leaf_mix=1.0"]`` -> knobs of A's planner (a value is read
-    as JSON where it parses: numbers, true/false, null; else kept as a string)."""
-    out = {}
-    for pair in pairs or []:
-        key, sep, raw = pair.partition("=")
-        if not sep or not key:
-            raise IszError(f"--planner-knob takes KEY=VALUE (e.g. expand_after=16), "
-                           f"got {pair!r}")
-        try:
-            out[key] = json.loads(raw)
-        except json.JSONDecodeError:
-            out[key] = raw
-    return out
 
 
 def _agent_b(args, budget: dict, game):

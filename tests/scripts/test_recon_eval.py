@@ -97,10 +97,9 @@ def test_filter_diagnostics(tmp_path):
 
 
 def test_planner_knobs_reach_agent_a(tmp_path):
-    sys.path.insert(0, str(ROOT))
-    from scripts.recon_eval import planner_knobs
+    from isz.cli import key_values
 
-    assert planner_knobs(["expand_after=16", "leaf_mix=1.0", "tree=so"]) == \
+    assert key_values(["expand_after=16", "leaf_mix=1.0", "tree=so"], "--planner-knob") == \
         {"expand_after": 16, "leaf_mix": 1.0, "tree": "so"}
     ck = _checkpoint(tmp_path)
     out = tmp_path / "o.json"
