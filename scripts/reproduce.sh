@@ -161,7 +161,7 @@ PYEOF
         output=docs/results/eq_oh_hell_teacher_equal_time_$b.json
     done
     # the beliefs' card placement (voids, gibbs, gibbs weighted by the policy)
-    $PY scripts/belief_accuracy.py $ck --games 100 --worlds 64 --after-tricks 3 --seed 0 \
+    $PY scripts/belief_accuracy.py $ck --games 60 --worlds 64 --after-tricks 3 --seed 0 \
       --output docs/results/oh_hell_belief_accuracy.json
     # the same PUCT search with random playouts and uniform priors (no network)
     $PY scripts/evaluate.py game=oh_hell "agents=[puct_ismcts,so_ismcts,pimc]" \
