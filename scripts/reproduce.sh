@@ -149,6 +149,12 @@ PYEOF
       $PY scripts/evaluate.py checkpoint=$ck $x knobs.planner.expand_after=$n deals=200 \
         iterations=256 output=docs/results/eq_oh_hell_v3b_mo_n${n}_equal_sims_256_200deals.json
     done
+    # the mo tree's root splits through a hash index: one decision at 1,000 and 4,000 sims
+    for it in 1000 4000; do
+      $PY scripts/bench.py --only planner --planner-games tricks,oh_hell --planner-lanes 16 \
+        --planner-leaf-mix 1 --planner-iterations $it --planner-tree mo \
+        --planner-expand-after 1,16 --out docs/results/bench_child_index.jsonl
+    done
     # distilled from rollout so_ismcts (selfplay.teacher=so_ismcts, 2,000 iterations a move;
     # the planner as recorded: leaf_mix=1, expand_after=16, mo tree, value_view=own)
     $PY scripts/train.py experiment=oh_hell_teacher logger.progress=false
