@@ -302,6 +302,11 @@ EOF
       --output results/recon_hard_p2000_planner_uniform_sims512.json
     nice -n 10 $E --exact --opponent so_ismcts --deals 300 --seconds 0.02 \
       --output results/recon_hard_exact_so_ismcts_time.json   # 300 deals: the session's time ran out
+    for n in 16 4; do  # the expansion threshold in the recon planner (300-deal screens)
+      $PY scripts/recon_eval.py $ck --opponent so_ismcts --deals 300 --seconds 0.02 --seed 1 \
+        --planner-knob expand_after=$n \
+        --output docs/results/recon_hard_n${n}_so_ismcts_time_300deals.json
+    done
     # trained against the exact network filter (self-play's recon believes bayes under the
     # network; 7.3 min), then its planner (as trained) vs so_ismcts at 0.02 s
     $PY scripts/train.py experiment=recon_hard belief=bayes belief.policy=network \
