@@ -85,9 +85,10 @@ class PUCTBatch:
         self.masks = np.zeros((n, game.num_actions), dtype=np.bool_)
         self.labels = np.zeros((n, game.num_actions), dtype=np.int64)
         self.b = Scratch(game)
-        # the roots' child index (mo: opponents' root splits); a dummy row for so
-        roots = np.arange(b * self.n_trees) if self.n_trees > 1 else np.zeros(1, np.int64)
-        self.index = ChildIndex(roots, sims + lanes)
+        # the roots' child index (mo: opponents' root splits); so: one unused small row
+        mo = self.n_trees > 1
+        self.index = ChildIndex(np.arange(b * self.n_trees) if mo else np.zeros(1, np.int64),
+                                sims + lanes if mo else 0)
         self.simulations = 0  # per search, so far
         self.evaluations = 0
         self.playouts = 0  # simulations that stopped below the expansion threshold

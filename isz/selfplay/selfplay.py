@@ -141,7 +141,7 @@ def play(game: Game, evaluator: Evaluator, cfg: SelfPlayConfig, games: int,
                     _to_decision(slots[i].state, rng)
         live = [s for s in slots if s is not None]
         if live and cfg.teacher != "none":
-            _teach_all(game, cfg, live, rng, stats)
+            _teach_all(game, cfg, live, rng)
         elif live:
             fills.append(_move_all(game, evaluator, cfg, live, rng, stats, magnet))
     stats.seconds = time.perf_counter() - t0
@@ -229,7 +229,7 @@ def _record_and_move(game, cfg, slot: _Slot, view, mask, pi, q: float, rng) -> N
     slot.moves += 1
 
 
-def _teach_all(game, cfg, live: list[_Slot], rng, stats) -> None:
+def _teach_all(game, cfg, live: list[_Slot], rng) -> None:
     """One teacher-searched move in every live slot (no network call)."""
     views = [s.state.view(s.state.current_player()) for s in live]
     masks = _root_masks(game, views)

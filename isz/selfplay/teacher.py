@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from isz.search.driver import Budget, so_search
+from isz.search.driver import Budget, final_policy, so_search
 from isz.types import seed_from
 
 TEACHERS = ("none", "so_ismcts")
@@ -32,13 +32,7 @@ def teacher_search(game, belief, view, iterations: int,
     """
     tree = so_search(game, lambda n: belief.sample_many(view, n, rng), view.player,
                      Budget(iterations=iterations), c=TEACHER_C, seed=seed_from(rng))
-    stats = tree.stats(0)
-    pi = np.zeros(game.num_actions, dtype=np.float64)
-    score = 0.0
-    for a, (n, mean) in stats.items():
-        pi[a] = n
-        score += n * mean
-    total = pi.sum()
-    if total <= 0:  # cannot happen with iterations >= 1: every iteration visits a root move
-        raise RuntimeError(f"teacher search at a decision of seat {view.player} made no visits")
-    return (pi / total).astype(np.float32), float(2.0 * score / total - 1.0)
+    stats = tree.stats(0)  # every iteration visits one root move: the visits sum to it
+    pi = final_policy(stats, "visit_distribution", game.num_actions)
+    score = sum(n * mean for n, mean in stats.values()) / sum(n for n, _ in stats.values())
+    return pi.astype(np.float32), float(2.0 * score - 1.0)
