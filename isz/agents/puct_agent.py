@@ -21,7 +21,10 @@ policy ``softmax(log P + mirror_eta * q)`` of `PUCTBatch.mirror_policy`, played
 mixed), ``mirror_eta`` (2.0), ``leaf_mix`` (0.0: a leaf's value is ``(1 - m)``
 network + ``m`` one random playout), ``expand_after`` (1: every leaf is
 evaluated; ``n``: a leaf's first ``n - 1`` visits are random playouts, no network
-call, and its ``n``-th expands it: AlphaGo's expansion threshold), ``evaluator`` (an
+call, and its ``n``-th expands it: AlphaGo's expansion threshold), ``worlds`` (None:
+a world drawn per simulation; ``K``: at most K worlds a decision, the simulations
+cycling through them, for a belief whose worlds are dear, e.g. policy-weighted
+``gibbs`` at milliseconds a world), ``evaluator`` (an
 `Evaluator`; None = knowledge-free: uniform priors and random rollouts).
 `isz.load_planner(path)` builds one from a checkpoint.
 """
@@ -53,7 +56,7 @@ PUCT_KNOBS = {"iterations": 200, "time_budget": None, "lanes": "auto", "c_puct":
               "value_view": "searcher", "root_selection": "puct", "belief": "uniform",
               "belief_policy": "network",
               "final": "most_visits", "mirror_eta": 2.0, "leaf_mix": 0.0, "expand_after": 1,
-              "evaluator": None}
+              "worlds": None, "evaluator": None}
 
 
 MAX_AUTO_LANES = 16
@@ -109,6 +112,7 @@ class PUCTAgent(Agent):
             make_search_belief(b, game, k["evaluator"], k["belief_policy"])
         self.evaluator = k["evaluator"]
         self.final = k["final"]
+        self.max_worlds = None if k["worlds"] is None else check_int("worlds", k["worlds"], lo=1)
         self.knobs = k
         self.last_stats: dict[int, tuple[int, float]] = {}
         self.last_simulations = 0
@@ -134,11 +138,11 @@ class PUCTAgent(Agent):
         """Waves of ``lanes`` simulations until ``iterations`` or ``time_budget`` runs out.
 
         Worlds are drawn up front for a fixed count, in chunks of `WORLD_CHUNK`
-        under a time budget (the same generator stream either way).
+        under a time budget (the same generator stream either way), at most
+        ``worlds`` of them; the belief's sampling counts against the budget.
         """
         t0 = time.perf_counter()
-        chunk = self.iterations if self.time_budget is None else WORLD_CHUNK
-        worlds = self.belief.sample_many(view, chunk, rng)[None]
+        worlds = self.belief.sample_many(view, self._more_worlds(0), rng)[None]
         batch = PUCTBatch(self.game, self.cfg, worlds, [view.player], seed_from(rng),
                           lanes=self.lanes)
         for k, active in batch.waves(self.evaluator, self.iterations):
@@ -147,10 +151,19 @@ class PUCTAgent(Agent):
             # one full wave after the root's at least, so every move has a chance
             if k > 0 and time.perf_counter() - t0 >= self.time_budget:
                 break
-            if k + active + self.lanes > batch.worlds.shape[1]:
-                batch.add_worlds(self.belief.sample_many(view, WORLD_CHUNK, rng)[None])
+            have = batch.worlds.shape[1]
+            if k + active + self.lanes > have and self._more_worlds(have):
+                batch.add_worlds(self.belief.sample_many(view, self._more_worlds(have),
+                                                         rng)[None])
         self.last_simulations = batch.simulations
         return batch
+
+    def _more_worlds(self, have: int) -> int:
+        """Worlds to draw next, with ``have`` drawn so far (0: the cap is reached)."""
+        chunk = self.iterations if self.time_budget is None else WORLD_CHUNK
+        if self.max_worlds is not None:
+            chunk = min(chunk, self.max_worlds - have)
+        return chunk
 
     def act(self, view: View, rng: np.random.Generator) -> int:
         pi = self.policy(view, rng)

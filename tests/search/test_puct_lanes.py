@@ -144,8 +144,36 @@ def test_time_budget_draws_more_worlds_than_the_first_chunk():
     assert agent.last_simulations > 256  # kuhn is fast: past the first chunk of worlds
 
 
+class _CountingBelief(UniformBelief):
+    """Uniform worlds, counting how many the search drew."""
+
+    drawn = 0
+
+    def sample_many(self, view, n, rng):
+        self.drawn += n
+        return super().sample_many(view, n, rng)
+
+
+@pytest.mark.parametrize("budget", [{"iterations": 40}, {"iterations": None,
+                                                         "time_budget": 0.2}])
+def test_worlds_caps_the_worlds_a_decision_draws(budget):
+    game = isz.make_game("kuhn_poker")
+    s = game.new_initial_state()
+    s.apply_action(0)
+    s.apply_action(1)
+    belief = _CountingBelief(game)
+    agent = isz.make_agent("puct_ismcts", game, worlds=2, belief=belief, lanes=4, **budget)
+    agent.act(s.view(0), np.random.default_rng(0))
+    assert belief.drawn == 2
+    assert agent.last_simulations > 2 * 8  # the simulations cycle through the two worlds
+    free = _CountingBelief(game)
+    isz.make_agent("puct_ismcts", game, belief=free, lanes=4, iterations=40).act(
+        s.view(0), np.random.default_rng(0))
+    assert free.drawn == 40  # without the cap: a world a simulation
+
+
 @pytest.mark.parametrize("knobs,match", [
-    ({"lanes": 0}, "lanes"), ({"lanes": "many"}, "lanes"),
+    ({"lanes": 0}, "lanes"), ({"lanes": "many"}, "lanes"), ({"worlds": 0}, "worlds"),
     ({"time_budget": -1.0}, "time_budget"), ({"iterations": None}, "iterations"),
 ])
 def test_bad_budget_knobs(knobs, match):
