@@ -17,7 +17,7 @@ from isz.games.base import Game
 from isz.rng import new_rng
 from isz.search.mo_ismcts import make_mo_ismcts
 from isz.search.so_ismcts import FULL, OBSERVED, make_so_ismcts
-from isz.search.tree import Tree
+from isz.search.tree import ChildIndex, Tree
 
 Sampler = Callable[[int], np.ndarray]
 
@@ -115,12 +115,14 @@ def mo_search(game: Game, sample_worlds: Sampler, me: int, budget: Budget, *, c:
     first = budget.iterations if budget.iterations is not None else 4 * budget.chunk
     tree = Tree(n_players * (first + 2) + max_new, roots=n_players)
     rng, b = new_rng(seed), Scratch(game)
+    index = ChildIndex(np.arange(n_players), first)  # the roots' splits (row j: tree j)
     for n in budget.chunks():
         dets, start = sample_worlds(n), 0
+        index.reserve(tree.nodes, n)  # an iteration adds at most one child a root
         while start < n:
             start = run(dets, game.kparams, me, split, c, sm, start, n, max_new, tree.nodes,
                         tree.value, tree.count, rng, b.s, b.cur, b.la, b.untried, b.ca, b.cp,
-                        b.ret, b.scores, b.tbuf)
+                        b.ret, b.scores, b.tbuf, index.hkeys, index.hnodes, index.meta)
             if start < n:
                 tree.grow()
     return tree

@@ -14,7 +14,9 @@ dealt before the root differ between worlds, and a single opponent root would
 fuse them, so the opponent would choose without regard to its own hand. With
 ``split``, each opponent's tree first branches on that opponent's information
 state in the sampled world (a hash of its `Kernel.info_tensor`), so every
-opponent decision is made per its own information set.
+opponent decision is made per its own information set. A root split has about
+one child per world, so it is looked up through a hash index (`ChildIndex`,
+row ``j`` for tree ``j``), not a scan of its children.
 """
 
 from __future__ import annotations
@@ -27,7 +29,7 @@ from isz.games.kernel import Kernel
 from isz.rng import rand_below
 from isz.search.playout import make_info_label, make_playout
 from isz.search.so_ismcts import select, untried_labels
-from isz.search.tree import LABEL, backprop, find_or_add
+from isz.search.tree import LABEL, backprop, find_or_add, indexed_find_or_add
 from isz.types import CHANCE, TERMINAL
 
 
@@ -50,7 +52,7 @@ def make_mo_ismcts(kernel: Kernel):
 
     @nb.njit(cache=True)
     def run(dets, params, me, split, c, smooth, start, stop, max_new, nodes, value, count,
-            rng, s, cur, la, untried, ca, cp, ret, scores, tbuf):
+            rng, s, cur, la, untried, ca, cp, ret, scores, tbuf, hkeys, hnodes, meta):
         """Iterations ``start..stop-1`` over worlds ``dets[i % len(dets)]``.
 
         Roots of the trees are nodes ``0..n_players-1``. Returns the next
@@ -58,7 +60,9 @@ def make_mo_ismcts(kernel: Kernel):
         at the start of an iteration; the caller grows the tree and resumes).
         ``smooth``: Smooth UCT parameters as in `isz.search.so_ismcts.select`;
         ``split``: branch opponents' roots on their information state (``tbuf``:
-        float32 scratch of the tensor size); ``me``: the searching seat.
+        float32 scratch of the tensor size; ``hkeys/hnodes/meta``: the roots'
+        `ChildIndex`, with room for ``stop - start`` more children a row);
+        ``me``: the searching seat.
         """
         ndet = dets.shape[0]
         cap = nodes.shape[0]
@@ -70,8 +74,9 @@ def make_mo_ismcts(kernel: Kernel):
             for j in range(n_players):
                 cur[j] = j
                 if split and j != me:
-                    cur[j] = find_or_add(nodes, value, count, j,
-                                         info_label(s, params, j, tbuf), -1)
+                    cur[j] = indexed_find_or_add(nodes, value, count, j,
+                                                 info_label(s, params, j, tbuf), -1,
+                                                 hkeys, hnodes, meta, j)
             while True:
                 p = current_player(s, params)
                 if p == TERMINAL:
