@@ -154,6 +154,9 @@ PYEOF
       $PY scripts/bench.py --only planner --planner-games tricks,oh_hell --planner-lanes 16 \
         --planner-leaf-mix 1 --planner-iterations $it --planner-tree mo \
         --planner-expand-after 1,16 --out docs/results/bench_child_index.jsonl
+      # the rollout mo_ismcts through the same index (the "before" rows: commit 45637f1)
+      $PY scripts/bench.py --only search --games oh_hell,tricks --agents so_ismcts,mo_ismcts \
+        --iterations $it --reps 3 >> docs/results/bench_mo_ismcts_index.jsonl
     done
     # distilled from rollout so_ismcts (selfplay.teacher=so_ismcts, 2,000 iterations a move;
     # the planner as recorded: leaf_mix=1, expand_after=16, mo tree, value_view=own)
