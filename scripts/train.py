@@ -26,7 +26,7 @@ from hydra.core.config_store import ConfigStore
 from omegaconf import DictConfig, OmegaConf
 
 from isz.cli import one_line_errors, run_hydra, unknown_keys
-from isz.training.config import TrainConfig
+from isz.training.config import TrainConfig, check_continue_from
 
 CONF = Path(__file__).resolve().parents[1] / "conf"
 
@@ -49,6 +49,7 @@ def preflight(cfg: DictConfig) -> None:
     from isz.fs import MB, check_free_space, check_writable_dir
 
     unknown_keys(cfg, TrainConfig, free=("game.params",))
+    check_continue_from(cfg.trainer.continue_from)
     run_dir = check_writable_dir(cfg.experiment.run_dir, "experiment.run_dir")
     check_free_space(run_dir, 16 * MB, "a training run")  # the estimate comes with the game
 

@@ -8,6 +8,7 @@ with the key named; `validate` checks the values and names what is allowed.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from isz.types import IszError, check_choice, check_fraction, check_int
@@ -116,6 +117,9 @@ class TrainerCfg:
     max_staleness: int = 4  # actors: positions of weights older than this many versions dropped
     average_from: int = 0  # >= 1: keep the mean of the network's weights after iterations
     #   average_from..t (SWA: an average policy), saved as checkpoints/average.pt; 0 = off
+    continue_from: str | None = None  # a new run folder starts where another run's last.pt
+    #   left off (weights, optimizer, schedule step, buffer, counters, RNG), e.g. with more
+    #   iterations or a stronger teacher; ignored once this folder has its own last.pt
 
 
 @dataclass
@@ -173,6 +177,13 @@ def _check_belief_knobs(b: BeliefCfg) -> None:
     if unknown:
         raise IszError(f"unknown belief.knobs {', '.join(unknown)} for belief {b.name!r}; "
                        f"allowed: {', '.join(allowed) or '(none)'}")
+
+
+def check_continue_from(path: str | None) -> None:
+    """`trainer.continue_from`: unset, or an existing file (IszError naming it)."""
+    if path is not None and not Path(path).expanduser().is_file():
+        raise IszError(f"trainer.continue_from={path!r}: no such checkpoint file (give "
+                       f"another run's checkpoints/last.pt)")
 
 
 def validate(cfg: TrainConfig) -> None:
@@ -233,6 +244,7 @@ def validate(cfg: TrainConfig) -> None:
     if t.average_from > t.iterations:
         raise IszError(f"trainer.average_from={t.average_from} is past trainer.iterations="
                        f"{t.iterations}: the average would never start (0 turns it off)")
+    check_continue_from(t.continue_from)
     check_int("trainer.seed", t.seed, lo=0)
     check_int("trainer.torch_threads", t.torch_threads, lo=1)
     _positive("trainer.lr", t.lr)

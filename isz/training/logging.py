@@ -80,9 +80,11 @@ class RunLogger:
         else:
             print(line, flush=True)
 
-    def start(self, resumed: bool) -> None:
+    def start(self, resumed: bool, continued: Path | None = None) -> None:
         """The run's first line; then the bar over iterations (on a terminal)."""
         how = f"resumed after iteration {self.start_iteration}" if resumed else "new run"
+        if continued is not None:
+            how = f"continued from {_short(continued)} after iteration {self.start_iteration}"
         watch = tensorboard_command(self.run_dir / "tb") if self.writer else "TensorBoard off"
         self.say(f"run {_short(self.run_dir)}: {how}, {self.total} iterations; "
                  f"watch: {watch}")

@@ -36,6 +36,7 @@ from isz.training.evaluation import evaluate, exploitability_of, planner_knobs
 from isz.training.learner import train_step, value_diagnostics
 from isz.training.logging import RunLogger
 from isz.training.source import open_source
+from isz.types import IszError
 
 RESULTS = "results.json"  # the final evaluation, in the run folder
 
@@ -105,6 +106,18 @@ def _best_key(scalars: dict[str, float], t) -> float | None:
     return None
 
 
+def continued_from(path: str | None, last: Path) -> Path | None:
+    """The `trainer.continue_from` checkpoint of a run folder without its own ``last.pt``
+    (None when unset); IszError when it is missing or is this folder's own."""
+    if path is None:
+        return None
+    p = Path(path).expanduser()  # a file: `validate` checked it
+    if p.resolve() == last.resolve():
+        raise IszError(f"trainer.continue_from={path!r} is this run's own last.pt; a run "
+                       f"resumes from it by itself (leave continue_from unset)")
+    return p
+
+
 def train(cfg: TrainConfig) -> dict[str, float]:
     """Run (or resume) training; returns the last evaluation scalars."""
     if cfg.game.module:  # before validation: the module may register beliefs or agents too
@@ -119,8 +132,13 @@ def train(cfg: TrainConfig) -> dict[str, float]:
     model_cfg = ModelConfig(width=cfg.model.width, depth=cfg.model.depth)
     run_dir = check_writable_dir(cfg.experiment.run_dir, "experiment.run_dir")
     last = run_dir / "checkpoints" / "last.pt"
-    st = run_state.resume(last, game, model_cfg, t, device) if last.exists() \
-        else run_state.fresh(game, model_cfg, t, device)
+    origin = None if last.exists() else continued_from(t.continue_from, last)
+    if last.exists():
+        st = run_state.resume(last, game, model_cfg, t, device)
+    elif origin is not None:
+        st = run_state.resume(origin, game, model_cfg, t, device, own=False)
+    else:
+        st = run_state.fresh(game, model_cfg, t, device)
     check_free_space(run_dir, run_state.disk_need(st, game, t), "this run")
     log = RunLogger(run_dir, cfg.logger, start=st.counters["iteration"], total=t.iterations)
     if st.counters["iteration"] >= t.iterations:
@@ -134,8 +152,8 @@ def train(cfg: TrainConfig) -> dict[str, float]:
         st.magnet = None
     if not t.average_from:  # turned off (or never on): no average to keep
         st.average, st.average_count = None, 0
-    log.start(st.resumed)
-    if not st.resumed:
+    log.start(st.resumed, continued=origin)
+    if origin is not None or not st.resumed:
         log.hparams(OmegaConf.to_yaml(OmegaConf.structured(cfg)))
     source = open_source(cfg, game, st, device, run_dir)
     started = time.perf_counter()

@@ -80,12 +80,15 @@ def fresh(game: Game, model_cfg: ModelConfig, tcfg, device) -> RunState:
                     np.random.default_rng(tcfg.seed))
 
 
-def resume(path: Path, game: Game, model_cfg: ModelConfig, tcfg, device) -> RunState:
+def resume(path: Path, game: Game, model_cfg: ModelConfig, tcfg, device,
+           own: bool = True) -> RunState:
     """Load ``last.pt`` and the buffer it names (IszError for another game or a bad file).
 
-    Temp files of a write that a kill interrupted are removed first: the run
-    resuming is the only writer of its checkpoints folder."""
-    remove_stale_temps(path.parent)
+    ``own``: the run's own folder, whose temp files of a write that a kill
+    interrupted are removed first (the run resuming is its only writer);
+    False: another run's ``last.pt`` (`trainer.continue_from`), only read."""
+    if own:
+        remove_stale_temps(path.parent)
     ckpt = load_checkpoint(path, game, map_location=device)
     model = build_model(game, ModelConfig.from_dict(ckpt["model_config"])).to(device)
     model.load_state_dict(ckpt["model"])

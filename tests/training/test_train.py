@@ -111,6 +111,8 @@ BAD_RUNS = {
     "added_key": (["+trainer.foo=1"], "unknown config key(s) trainer.foo"),
     "run_dir_is_a_file": (["experiment.run_dir={tmp}/file"], "is not a folder"),
     "run_dir_under_a_file": (["experiment.run_dir={tmp}/file/run"], "which is a file"),
+    "continue_from_missing": (["trainer.continue_from={tmp}/none/last.pt"],
+                              "/none/last.pt': no such checkpoint file"),
 }
 
 
@@ -187,3 +189,34 @@ def test_nan_loss_stops_with_last_good_checkpoint(tmp_path, monkeypatch):
     with pytest.raises(TrainingDiverged, match="loss became nan"):
         loop.train(cfg)
     assert _weights(tmp_path / "run")["counters"]["iteration"] == 1
+
+
+def test_continue_from_is_resuming_a_copy(tmp_path, capsys):
+    """A new folder with ``continue_from`` ends bit-identical to a copy of the source
+    run resumed with the same config; the source is only read; then it resumes itself."""
+    import shutil
+
+    base = _tiny_cfg(tmp_path / "base")
+    loop.train(base)
+    shutil.copytree(tmp_path / "base", tmp_path / "copy")
+    before = (tmp_path / "base" / "checkpoints" / "last.pt").read_bytes()
+    copy = _tiny_cfg(tmp_path / "copy")
+    copy.trainer.iterations = 3
+    loop.train(copy)
+    nxt = _tiny_cfg(tmp_path / "next")
+    nxt.trainer.iterations = 3
+    nxt.trainer.continue_from = str(tmp_path / "base" / "checkpoints" / "last.pt")
+    capsys.readouterr()
+    loop.train(nxt)
+    assert "continued from" in capsys.readouterr().out
+    a, b = _weights(tmp_path / "copy"), _weights(tmp_path / "next")
+    assert a["counters"] == b["counters"] and b["counters"]["iteration"] == 3
+    for k in a["model"]:
+        assert torch.equal(a["model"][k], b["model"][k]), k
+    assert (tmp_path / "base" / "checkpoints" / "last.pt").read_bytes() == before
+    nxt.trainer.iterations = 4  # now its own last.pt: a resume, continue_from ignored
+    loop.train(nxt)
+    assert "resumed after iteration 3" in capsys.readouterr().out
+    own = tmp_path / "next" / "checkpoints" / "last.pt"
+    with pytest.raises(IszError, match="is this run's own last.pt"):
+        loop.continued_from(str(own), own)
