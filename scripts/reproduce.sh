@@ -169,6 +169,19 @@ PYEOF
       $PY scripts/evaluate.py checkpoint=$ck $t deals=1000 time_per_move=$b \
         output=docs/results/eq_oh_hell_teacher_equal_time_$b.json
     done
+    # the longer recipe: oh_hell_teacher's last.pt continued, teacher at 8,000 iterations
+    $PY scripts/train.py experiment=oh_hell_teacher_long logger.progress=false
+    long=runs/oh_hell_teacher_long/checkpoints/last.pt
+    $PY scripts/evaluate.py checkpoint=$long $t deals=1000 iterations=256 \
+      output=docs/results/eq_oh_hell_teacher_long_equal_sims_256.json
+    for b in 0.02 0.05; do
+      $PY scripts/evaluate.py checkpoint=$long $t deals=1000 time_per_move=$b \
+        output=docs/results/eq_oh_hell_teacher_long_equal_time_$b.json
+    done
+    # in play: the policy-weighted gibbs belief, 8 worlds a decision (knob worlds)
+    $PY scripts/evaluate.py checkpoint=$long $t deals=200 time_per_move=0.05 \
+      knobs.planner.belief=gibbs knobs.planner.worlds=8 \
+      output=docs/results/eq_oh_hell_teacher_long_gibbs_w8_equal_time_0.05_200deals.json
     # the beliefs' card placement (voids, gibbs, gibbs weighted by the policy)
     $PY scripts/belief_accuracy.py $ck --games 60 --worlds 64 --after-tricks 3 --seed 0 \
       --output docs/results/oh_hell_belief_accuracy.json
