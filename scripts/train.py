@@ -49,7 +49,7 @@ def preflight(cfg: DictConfig) -> None:
     from isz.fs import MB, check_free_space, check_writable_dir
 
     unknown_keys(cfg, TrainConfig, free=("game.params",))
-    check_continue_from(cfg.trainer.continue_from)
+    check_continue_from(cfg.trainer.continue_from, cfg.experiment.run_dir)
     run_dir = check_writable_dir(cfg.experiment.run_dir, "experiment.run_dir")
     check_free_space(run_dir, 16 * MB, "a training run")  # the estimate comes with the game
 

@@ -179,8 +179,11 @@ def _check_belief_knobs(b: BeliefCfg) -> None:
                        f"allowed: {', '.join(allowed) or '(none)'}")
 
 
-def check_continue_from(path: str | None) -> None:
-    """`trainer.continue_from`: unset, or an existing file (IszError naming it)."""
+def check_continue_from(path: str | None, run_dir: str) -> None:
+    """`trainer.continue_from`: unset, or an existing file (IszError naming it); not
+    looked at once ``run_dir`` has its own last.pt (the source may be gone by then)."""
+    if (Path(run_dir) / "checkpoints" / "last.pt").exists():
+        return
     if path is not None and not Path(path).expanduser().is_file():
         raise IszError(f"trainer.continue_from={path!r}: no such checkpoint file (give "
                        f"another run's checkpoints/last.pt)")
@@ -244,7 +247,7 @@ def validate(cfg: TrainConfig) -> None:
     if t.average_from > t.iterations:
         raise IszError(f"trainer.average_from={t.average_from} is past trainer.iterations="
                        f"{t.iterations}: the average would never start (0 turns it off)")
-    check_continue_from(t.continue_from)
+    check_continue_from(t.continue_from, cfg.experiment.run_dir)
     check_int("trainer.seed", t.seed, lo=0)
     check_int("trainer.torch_threads", t.torch_threads, lo=1)
     _positive("trainer.lr", t.lr)

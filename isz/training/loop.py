@@ -36,7 +36,6 @@ from isz.training.evaluation import evaluate, exploitability_of, planner_knobs
 from isz.training.learner import train_step, value_diagnostics
 from isz.training.logging import RunLogger
 from isz.training.source import open_source
-from isz.types import IszError
 
 RESULTS = "results.json"  # the final evaluation, in the run folder
 
@@ -106,18 +105,6 @@ def _best_key(scalars: dict[str, float], t) -> float | None:
     return None
 
 
-def continued_from(path: str | None, last: Path) -> Path | None:
-    """The `trainer.continue_from` checkpoint of a run folder without its own ``last.pt``
-    (None when unset); IszError when it is missing or is this folder's own."""
-    if path is None:
-        return None
-    p = Path(path).expanduser()  # a file: `validate` checked it
-    if p.resolve() == last.resolve():
-        raise IszError(f"trainer.continue_from={path!r} is this run's own last.pt; a run "
-                       f"resumes from it by itself (leave continue_from unset)")
-    return p
-
-
 def train(cfg: TrainConfig) -> dict[str, float]:
     """Run (or resume) training; returns the last evaluation scalars."""
     if cfg.game.module:  # before validation: the module may register beliefs or agents too
@@ -132,7 +119,9 @@ def train(cfg: TrainConfig) -> dict[str, float]:
     model_cfg = ModelConfig(width=cfg.model.width, depth=cfg.model.depth)
     run_dir = check_writable_dir(cfg.experiment.run_dir, "experiment.run_dir")
     last = run_dir / "checkpoints" / "last.pt"
-    origin = None if last.exists() else continued_from(t.continue_from, last)
+    # another run's last.pt (`validate` checked it is a file), unless this folder has its own
+    origin = None if last.exists() or t.continue_from is None \
+        else Path(t.continue_from).expanduser()
     if last.exists():
         st = run_state.resume(last, game, model_cfg, t, device)
     elif origin is not None:
