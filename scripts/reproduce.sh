@@ -159,25 +159,20 @@ PYEOF
         --iterations $it --reps 3 >> docs/results/bench_mo_ismcts_index.jsonl
     done
     # distilled from rollout so_ismcts (selfplay.teacher=so_ismcts, 2,000 iterations a move;
-    # the planner as recorded: leaf_mix=1, expand_after=16, mo tree, value_view=own)
-    $PY scripts/train.py experiment=oh_hell_teacher logger.progress=false
-    ck=runs/oh_hell_teacher/checkpoints/last.pt
-    t="$three workers=2 seed=1 progress=false"
-    $PY scripts/evaluate.py checkpoint=$ck $t deals=1000 iterations=256 \
-      output=docs/results/eq_oh_hell_teacher_equal_sims_256.json
-    for b in 0.02 0.05; do
-      $PY scripts/evaluate.py checkpoint=$ck $t deals=1000 time_per_move=$b \
-        output=docs/results/eq_oh_hell_teacher_equal_time_$b.json
-    done
+    # the planner as recorded: leaf_mix=1, expand_after=16, mo tree, value_view=own); then
     # the longer recipe: oh_hell_teacher's last.pt continued, teacher at 8,000 iterations
-    $PY scripts/train.py experiment=oh_hell_teacher_long logger.progress=false
-    long=runs/oh_hell_teacher_long/checkpoints/last.pt
-    $PY scripts/evaluate.py checkpoint=$long $t deals=1000 iterations=256 \
-      output=docs/results/eq_oh_hell_teacher_long_equal_sims_256.json
-    for b in 0.02 0.05; do
-      $PY scripts/evaluate.py checkpoint=$long $t deals=1000 time_per_move=$b \
-        output=docs/results/eq_oh_hell_teacher_long_equal_time_$b.json
+    t="$three workers=2 seed=1 progress=false"
+    for run in oh_hell_teacher oh_hell_teacher_long; do
+      $PY scripts/train.py experiment=$run logger.progress=false
+      $PY scripts/evaluate.py checkpoint=runs/$run/checkpoints/last.pt $t deals=1000 \
+        iterations=256 output=docs/results/eq_${run}_equal_sims_256.json
+      for b in 0.02 0.05; do
+        $PY scripts/evaluate.py checkpoint=runs/$run/checkpoints/last.pt $t deals=1000 \
+          time_per_move=$b output=docs/results/eq_${run}_equal_time_$b.json
+      done
     done
+    ck=runs/oh_hell_teacher/checkpoints/last.pt
+    long=runs/oh_hell_teacher_long/checkpoints/last.pt
     # in play: the policy-weighted gibbs belief, 8 worlds a decision (knob worlds)
     $PY scripts/evaluate.py checkpoint=$long $t deals=200 time_per_move=0.05 \
       knobs.planner.belief=gibbs knobs.planner.worlds=8 \
