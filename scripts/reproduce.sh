@@ -173,6 +173,11 @@ PYEOF
     done
     ck=runs/oh_hell_teacher/checkpoints/last.pt
     long=runs/oh_hell_teacher_long/checkpoints/last.pt
+    # rollout mo_ismcts (root-split index) at equal time against so_ismcts and pimc
+    $PY scripts/evaluate.py game=oh_hell "agents=[mo_ismcts,so_ismcts,pimc]" \
+      knobs.mo_ismcts.belief=voids knobs.so_ismcts.belief=voids knobs.pimc.belief=voids \
+      deals=1000 time_per_move=0.02 workers=2 seed=1 progress=false \
+      output=docs/results/eq_oh_hell_mo_ismcts_index_equal_time_0.02.json
     # in play: the policy-weighted gibbs belief, 8 worlds a decision (knob worlds)
     $PY scripts/evaluate.py checkpoint=$long $t deals=200 time_per_move=0.05 \
       knobs.planner.belief=gibbs knobs.planner.worlds=8 \
