@@ -34,7 +34,8 @@ AGENTS = ["so_ismcts", "mo_ismcts", "pimc", "cheat_uct"]
 
 
 def planner_rows(games: list[str], lanes: str, device: str, expand_after: str = "1",
-                 leaf_mix: float = 0.0, tree: str = "mo", iterations: int = 256):
+                 leaf_mix: float = 0.0, tree: str = "mo", iterations: int = 256,
+                 below_threshold: str = "playout"):
     """One decision of the planner at each ``lanes`` and expansion threshold
     (``expand_after``, comma list) next to rollout so_ismcts at the same position,
     and the ratio planner simulations/s : so_ismcts iterations/s."""
@@ -48,7 +49,8 @@ def planner_rows(games: list[str], lanes: str, device: str, expand_after: str = 
         for n in map(int, lanes.split(",")):
             for e in map(int, expand_after.split(",")):
                 row = speed_nn.planner_speed(game, n, iterations, device=device,
-                                             expand_after=e, leaf_mix=leaf_mix, tree=tree)
+                                             expand_after=e, leaf_mix=leaf_mix, tree=tree,
+                                             below_threshold=below_threshold)
                 row["ratio_to_so_ismcts"] = round(row["value"] / so["value"], 5)
                 yield row
 
@@ -66,6 +68,8 @@ def main(argv=None) -> int:
     ap.add_argument("--planner-leaf-mix", type=float, default=0.0,
                     help="leaf_mix of the planner rows (1: random-playout leaf values)")
     ap.add_argument("--planner-tree", default="mo", help="tree of the planner rows: mo, so")
+    ap.add_argument("--planner-below-threshold", default="playout",
+                    help="below_threshold of the planner rows: playout, search")
     ap.add_argument("--planner-iterations", type=int, default=256,
                     help="simulations of one planner decision")
     ap.add_argument("--device", default="auto", help="device of the network rows")
@@ -115,7 +119,7 @@ def main(argv=None) -> int:
     if "planner" in sections:
         for row in planner_rows(a.planner_games.split(","), a.planner_lanes, a.device,
                                 a.planner_expand_after, a.planner_leaf_mix, a.planner_tree,
-                                a.planner_iterations):
+                                a.planner_iterations, a.planner_below_threshold):
             emit(row)
     if "nn" in sections:
         for b in map(int, a.nn_batches.split(",")):

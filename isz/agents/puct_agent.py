@@ -21,7 +21,13 @@ policy ``softmax(log P + mirror_eta * q)`` of `PUCTBatch.mirror_policy`, played
 mixed), ``mirror_eta`` (2.0), ``leaf_mix`` (0.0: a leaf's value is ``(1 - m)``
 network + ``m`` one random playout), ``expand_after`` (1: every leaf is
 evaluated; ``n``: a leaf's first ``n - 1`` visits are random playouts, no network
-call, and its ``n``-th expands it: AlphaGo's expansion threshold), ``worlds`` (None:
+call, and its ``n``-th expands it: AlphaGo's expansion threshold),
+``below_threshold`` (``playout``: a simulation stops at a node below the
+threshold and plays out; in ``mo`` trees nearly every opponent node is below it, so
+the search is one level deep; ``search``: it goes on, as the knowledge-free PUCT
+with uniform priors until a node's n-th visit brings the network's, and a fresh
+opponent node's move picked in the searcher's tree, so_ismcts's opponent model; see
+`isz.search.puct`), ``worlds`` (None:
 a world drawn per simulation; ``K``: at most K worlds a decision, the simulations
 cycling through them, for a belief whose worlds are dear, e.g. policy-weighted
 ``gibbs`` at milliseconds a world), ``evaluator`` (an
@@ -42,6 +48,7 @@ from isz.belief import Belief
 from isz.games.base import Game, View
 from isz.search.evaluator import make_search_belief
 from isz.search.puct_driver import (
+    BELOW_THRESHOLD,
     LEAF_MIX_ENDS,
     OPPONENT_MODES,
     ROOT_SELECTIONS,
@@ -56,7 +63,7 @@ PUCT_KNOBS = {"iterations": 200, "time_budget": None, "lanes": "auto", "c_puct":
               "value_view": "searcher", "root_selection": "puct", "belief": "uniform",
               "belief_policy": "network",
               "final": "most_visits", "mirror_eta": 2.0, "leaf_mix": 0.0, "expand_after": 1,
-              "worlds": None, "evaluator": None}
+              "below_threshold": "playout", "worlds": None, "evaluator": None}
 
 
 MAX_AUTO_LANES = 16
@@ -96,6 +103,7 @@ class PUCTAgent(Agent):
         check_choice("final-move rule", k["final"], ("most_visits", "visit_distribution",
                                                      "mirror"))
         check_choice("root_selection", k["root_selection"], ROOT_SELECTIONS)
+        check_choice("below_threshold", k["below_threshold"], BELOW_THRESHOLD)
         if k["root_selection"] == "uniform" and k["final"] != "mirror":
             raise IszError(f"root_selection='uniform' needs final='mirror' (got "
                            f"{k['final']!r}): equal root visits say nothing of the moves")
@@ -106,7 +114,8 @@ class PUCTAgent(Agent):
                               value_view=k["value_view"], root_selection=k["root_selection"],
                               leaf_mix=check_fraction("leaf_mix", k["leaf_mix"],
                                                        LEAF_MIX_ENDS),
-                              expand_after=check_int("expand_after", k["expand_after"], lo=1))
+                              expand_after=check_int("expand_after", k["expand_after"], lo=1),
+                              below_threshold=k["below_threshold"])
         b = k["belief"]
         self.belief = b if isinstance(b, Belief) else \
             make_search_belief(b, game, k["evaluator"], k["belief_policy"])

@@ -84,11 +84,12 @@ def train_speed(game_name: str, batch: int, device: str = "auto", steps: int = 5
 
 def planner_speed(game_name: str, lanes: int, iterations: int = 256, reps: int = 5,
                   device: str = "auto", seed: int = 0, expand_after: int = 1,
-                  leaf_mix: float = 0.0, tree: str = "mo") -> dict:
+                  leaf_mix: float = 0.0, tree: str = "mo",
+                  below_threshold: str = "playout") -> dict:
     """Median simulations/s of one decision of the network planner (default network),
     with ``lanes`` simulations in flight per network call (1 = one leaf per call),
     at the position `search_speed` uses, so the two rows compare side by side.
-    ``expand_after``, ``leaf_mix``, ``tree``: the planner knobs; the row also
+    ``expand_after``, ``leaf_mix``, ``tree``, ``below_threshold``: the planner knobs; the row also
     records the evaluator rows per simulation of the last decision."""
     from isz.evaluation.speed import planner_position
 
@@ -99,7 +100,7 @@ def planner_speed(game_name: str, lanes: int, iterations: int = 256, reps: int =
     ev = NetworkEvaluator(build_model(game), dev)
     agent = isz.make_agent("puct_ismcts", game, iterations=iterations, lanes=lanes,
                            evaluator=ev, expand_after=expand_after, leaf_mix=leaf_mix,
-                           tree=tree)
+                           tree=tree, below_threshold=below_threshold)
     view = planner_position(game, seed)
     agent.act(view, np.random.default_rng(seed))  # compile / warm up
     rates = []
@@ -111,7 +112,8 @@ def planner_speed(game_name: str, lanes: int, iterations: int = 256, reps: int =
     batch = agent._search(agent.check_view(view), np.random.default_rng(seed))
     return {"bench": "planner_speed", "impl": "isz", "game": game_name, "device": str(dev),
             "lanes": lanes, "iterations": iterations, "expand_after": expand_after,
-            "leaf_mix": leaf_mix, "tree": tree, "metric": "simulations_per_s",
+            "leaf_mix": leaf_mix, "tree": tree, "below_threshold": below_threshold,
+            "metric": "simulations_per_s",
             "value": round(float(np.median(rates))), "min": round(min(rates)),
             "max": round(max(rates)),
             "evaluations_per_simulation": round(batch.evaluations / batch.simulations, 4)}

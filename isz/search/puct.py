@@ -61,28 +61,31 @@ the searcher's root is expanded only when a simulation reaches it for the n-th
 time (visits plus simulations in flight through it); before, the simulation
 stops there and backs up a random playout from its world, with no evaluator
 row. Most leaves of a search are reached once, so most network calls go; n = 1
-(default) expands every leaf on its first visit, as before.
+(default) expands every leaf on its first visit, as before. In ``mo`` trees an
+opponent's node is nearly always fresh (its information set differs in nearly
+every world), so this stops at the first opponent move: a one-level search.
+``below_threshold = "search"`` goes on instead: the searcher's nodes below the
+threshold are searched with uniform priors (the knowledge-free PUCT) until the
+n-th visit brings the network's, and an opponent's fresh node has its move
+picked in the searcher's tree, as so_ismcts models opponents (see `descend`).
 """
 
 from __future__ import annotations
 
 import functools
-import math
 
 import numba as nb
+import numpy as np
 
 from isz.games.kernel import Kernel
-from isz.rng import rand_float
 from isz.search.playout import make_info_label, make_playout
+from isz.search.puct_select import add_edge, least_visited, sample_prior, select_puct
 from isz.search.so_ismcts import pick_action
 from isz.search.tree import (
-    AVAIL,
     CHILD,
     LABEL,
     NONE,
-    SIB,
     VISITS,
-    add_child,
     add_pending,
     backprop,
     find_child,
@@ -94,88 +97,7 @@ from isz.types import CHANCE, TERMINAL
 NEEDS_EVAL = 1
 IDLE = 2  # a lane that runs no simulation in this wave
 PLAYOUT = 3  # a lane that stopped at a leaf below the expansion threshold (played out)
-
-
-@nb.njit(cache=True)
-def add_edge(nodes, value, prior, count, node, label, actor, p):
-    ch = add_child(nodes, value, count, node, label, actor)
-    nodes[ch, AVAIL] = 0  # PUCT counts availability from the first selection on
-    prior[ch] = p
-    return ch
-
-
-@nb.njit(cache=True)
-def select_puct(nodes, value, prior, count, pending, node, lab, n, actor, c_puct, fpu):
-    """The compatible child maximising PUCT; new labels join with prior 1/n.
-
-    A simulation in flight through a child counts as a visit that scored 0
-    (virtual loss), so that the simulations of one batch spread over the tree.
-    """
-    for i in range(n):
-        if find_child(nodes, node, lab[i]) == NONE:
-            add_edge(nodes, value, prior, count, node, lab[i], actor, 1.0 / n)
-    best = NONE
-    best_v = -1e300
-    ch = nodes[node, CHILD]
-    while ch != NONE:
-        label = nodes[ch, LABEL]
-        for i in range(n):
-            if lab[i] == label:
-                nodes[ch, AVAIL] += 1
-                nv = nodes[ch, VISITS] + pending[ch]
-                q = value[ch] / nv if nv > 0 else fpu
-                v = q + c_puct * prior[ch] * math.sqrt(nodes[ch, AVAIL]) / (1.0 + nv)
-                if v > best_v:
-                    best_v = v
-                    best = ch
-                break
-        ch = nodes[ch, SIB]
-    return best
-
-
-@nb.njit(cache=True)
-def least_visited(nodes, pending, node, lab, n):
-    """The compatible child with the fewest visits (in flight included); the first
-    in sibling order on ties. Call after `select_puct`, which adds missing labels."""
-    best = NONE
-    best_n = 1 << 62
-    ch = nodes[node, CHILD]
-    while ch != NONE:
-        for i in range(n):
-            if lab[i] == nodes[ch, LABEL]:
-                nv = nodes[ch, VISITS] + pending[ch]
-                if nv < best_n:
-                    best_n = nv
-                    best = ch
-                break
-        ch = nodes[ch, SIB]
-    return best
-
-
-@nb.njit(cache=True)
-def sample_prior(nodes, prior, node, lab, n, rng):
-    """A compatible child drawn in proportion to its prior (the opponent model)."""
-    total = 0.0
-    ch = nodes[node, CHILD]
-    while ch != NONE:
-        for i in range(n):
-            if lab[i] == nodes[ch, LABEL]:
-                total += prior[ch]
-                break
-        ch = nodes[ch, SIB]
-    u = rand_float(rng) * total
-    last = NONE
-    ch = nodes[node, CHILD]
-    while ch != NONE:
-        for i in range(n):
-            if lab[i] == nodes[ch, LABEL]:
-                last = ch
-                u -= prior[ch]
-                break
-        if u < 0.0 and last == ch:
-            return ch
-        ch = nodes[ch, SIB]
-    return last
+FRESH_C = 1.5  # c_puct of fresh_move's uniform-prior PUCT (the rollout puct_ismcts default)
 
 
 @functools.cache
@@ -194,8 +116,22 @@ def make_puct(kernel: Kernel):
         return a if actor == owner else observe(s, params, a, owner)
 
     @nb.njit(cache=True)
+    def fresh_move(s, params, p, me, y, n, la, lab, nodes, value, prior, count, pending, fpu,
+                   rng):
+        """(action, child of ``y``) of opponent ``p`` at a node of its own tree below the
+        expansion threshold: the searcher's tree picks it, at its node ``y``, by
+        PUCT with uniform priors over ``p``'s moves as the searcher sees them: the
+        opponent model of so_ismcts (``y`` is shared by every world that looks the
+        same to the searcher, so ``p``'s replies are learnt there)."""
+        for i in range(n):
+            lab[i] = label_of(s, params, la[i], p, me)
+        ch = select_puct(nodes, value, prior, count, pending, y, lab, n, p, FRESH_C, fpu)
+        return pick_action(la, lab, n, nodes[ch, LABEL], rng), ch
+
+    @nb.njit(cache=True)
     def descend(worlds, sim0, lanes, active, params, me, mo, c_puct, fpu, rollouts,
-                prior_moves, own_values, uniform_root, leaf_rollout, expand_after, nodes, value,
+                prior_moves, own_values, uniform_root, leaf_rollout, expand_after, search,
+                evaluated, nodes, value,
                 prior, count, pending, rng, cur, leaf, status, tensors, masks, labels,
                 my_tensors, s, la, lab, ca, cp, ret, scores, tbuf, roll, hkeys, hnodes, meta):
         """One wave: ``active`` simulations of every search down to a leaf or a terminal.
@@ -223,13 +159,25 @@ def make_puct(kernel: Kernel):
         this one) with k < n is not evaluated nor given children: a random
         playout from the simulation's world is backed up through it and
         ``status[l] == PLAYOUT`` (the expansion threshold of AlphaGo); n = 1
-        evaluates every leaf.
+        evaluates every leaf. ``search`` (below_threshold ``search``; not with
+        ``rollouts``): a node below the threshold is not a stop. A node of the
+        searcher (or any node of an ``so`` tree) is searched as by the
+        knowledge-free PUCT: children with uniform priors on its first visit, a
+        random playout, then PUCT, until its n-th visit evaluates it and the
+        network's priors replace the uniform ones (``evaluated``: bool[nodes],
+        set by `expand`). An opponent's node in its own ``mo`` tree leaves that
+        tree for the rest of the simulation (``off``: it stays at the node) and
+        its move is picked in the searcher's tree (`fresh_move`); an opponent's
+        information set is nearly unique per world, so without ``search``
+        almost every simulation stops at the first opponent move.
         hkeys, hnodes, meta: with ``mo``, the `isz.search.tree.ChildIndex` of the
         tree roots (row ``b * T + t``): an opponent's root split has a child for
         nearly every world, too many to scan at every simulation.
         """
         n_trees = cur.shape[1]
         n_worlds = worlds.shape[1]
+        off = np.zeros(n_trees, dtype=np.bool_)  # search: trees left for this simulation
+        search = search and not rollouts
         for lane in range(cur.shape[0]):
             b = lane // lanes
             if lane % lanes >= active:
@@ -243,6 +191,7 @@ def make_puct(kernel: Kernel):
                         nodes, value, count, cur[lane, t], info_label(s, params, t, tbuf),
                         -1, hkeys, hnodes, meta, b * n_trees + t)
             status[lane] = 0
+            off[:] = False
             while True:
                 p = current_player(s, params)
                 if p == TERMINAL:
@@ -251,6 +200,8 @@ def make_puct(kernel: Kernel):
                 if p == CHANCE:
                     a = sample_chance(s, params, rng, ca, cp)
                     for t in range(n_trees):
+                        if off[t]:
+                            continue
                         owner = t if mo else me[b]
                         cur[lane, t] = find_or_add(nodes, value, count, cur[lane, t],
                                                 observe(s, params, a, owner), -1)
@@ -260,22 +211,40 @@ def make_puct(kernel: Kernel):
                 owner = p if mo else me[b]
                 x = cur[lane, at]
                 at_root = p == me[b] and x == b * n_trees + (me[b] if mo else 0)
-                if nodes[x, CHILD] == NONE and not at_root and \
-                        nodes[x, VISITS] + pending[x] + 1 < expand_after:
+                below = not at_root and nodes[x, VISITS] + pending[x] + 1 < expand_after
+                if not search and below and nodes[x, CHILD] == NONE:
                     random_playout(s, params, rng, la, ca, cp)  # below the threshold
                     terminal_scores(s, params, ret, scores)
                     status[lane] = PLAYOUT
                     break
+                if search and below and mo and p != me[b] and not evaluated[x]:
+                    off[at] = True  # a fresh opponent node: the searcher's tree picks
                 n = legal_actions(s, params, la)
+                if off[at]:
+                    a, mine = fresh_move(s, params, p, me[b], cur[lane, me[b]], n, la, lab,
+                                         nodes, value, prior, count, pending, fpu, rng)
+                    for t in range(n_trees):
+                        if t == me[b]:
+                            cur[lane, t] = mine
+                        elif not off[t]:
+                            cur[lane, t] = find_or_add(nodes, value, count, cur[lane, t],
+                                                       label_of(s, params, a, p, t), p)
+                    apply_action(s, params, a)
+                    continue
                 for i in range(n):
                     lab[i] = label_of(s, params, la[i], p, owner)
-                if nodes[x, CHILD] == NONE:
-                    if rollouts:
+                leaf_here = nodes[x, CHILD] == NONE
+                if search:  # the network's priors replace the uniform ones on the n-th visit
+                    leaf_here = not evaluated[x] and (leaf_here or not below)
+                if leaf_here:
+                    if rollouts or search and below:  # uniform priors, a random playout
                         for i in range(n):
                             if find_child(nodes, x, lab[i]) == NONE:
                                 add_edge(nodes, value, prior, count, x, lab[i], p, 1.0 / n)
                         random_playout(s, params, rng, la, ca, cp)
                         terminal_scores(s, params, ret, scores)
+                        if below:
+                            status[lane] = PLAYOUT
                         break
                     info_tensor(s, params, p, tensors[lane])
                     masks[lane, :] = False
@@ -307,7 +276,7 @@ def make_puct(kernel: Kernel):
                 for t in range(n_trees):
                     if t == at:
                         cur[lane, t] = ch
-                    else:
+                    elif not off[t]:
                         cur[lane, t] = find_or_add(nodes, value, count, cur[lane, t],
                                                 label_of(s, params, a, p, t), p)
                 apply_action(s, params, a)
@@ -318,8 +287,8 @@ def make_puct(kernel: Kernel):
                     backprop(nodes, value, cur[lane, t], scores)
 
     @nb.njit(cache=True)
-    def expand(priors, values, my_values, me, lanes, own_only, leaf_mix, roll, nodes, value,
-               prior, count, pending, cur, leaf, status, masks, labels, scores):
+    def expand(priors, values, my_values, me, lanes, own_only, leaf_mix, roll, evaluated,
+               nodes, value, prior, count, pending, cur, leaf, status, masks, labels, scores):
         """Create the children of every evaluated leaf and back its values up.
 
         Rows are lanes (see `descend`): priors: float32[L, A]; values:
@@ -327,7 +296,8 @@ def make_puct(kernel: Kernel):
         float32[L, num_players] from the searcher's view, whose searcher entry
         replaces the actor's estimate where ``leaf[l, 2] == 1`` (rows whose
         ``status`` is not NEEDS_EVAL are ignored). When several lanes of a
-        wave stopped at the same leaf, the first one creates its children;
+        wave stopped at the same leaf, the first one creates its children (or
+        sets their priors: ``evaluated``, see `descend`);
         every lane backs up its own value and lifts its virtual loss. With
         ``own_only`` (value_view ``own``) only own-view entries are used: the
         actor's entry from the actor's view and the searcher's from its own;
@@ -343,11 +313,16 @@ def make_puct(kernel: Kernel):
             b = lane // lanes
             actor = leaf[lane, 0]
             x = cur[lane, leaf[lane, 1]]
-            if nodes[x, CHILD] == NONE:
-                for a in range(masks.shape[1]):
+            if not evaluated[x]:  # children with uniform priors (below_threshold search)
+                for a in range(masks.shape[1]):  # take the network's
                     if masks[lane, a]:
-                        add_edge(nodes, value, prior, count, x, labels[lane, a], actor,
-                                 priors[lane, a])
+                        ch = find_child(nodes, x, labels[lane, a])
+                        if ch == NONE:
+                            add_edge(nodes, value, prior, count, x, labels[lane, a], actor,
+                                     priors[lane, a])
+                        else:
+                            prior[ch] = priors[lane, a]
+                evaluated[x] = True
             for i in range(scores.shape[0]):
                 scores[i] = 0.5 * (values[lane, i] + 1.0)
             if leaf[lane, 2] == 1:

@@ -23,6 +23,7 @@ POLICY_TARGETS = ("visits", "mirror")
 OPPONENT_MODES = ("puct", "prior", "evaluate")
 ROOT_SELECTIONS = ("puct", "uniform")
 VALUE_VIEWS = ("searcher", "actor", "own")  # see isz.search.puct
+BELOW_THRESHOLD = ("playout", "search")  # PUCTConfig.below_threshold
 LEAF_MIX_ENDS = "0: the network's leaf value, 1: a random playout"  # PUCTConfig.leaf_mix
 
 
@@ -43,6 +44,9 @@ class PUCTConfig:
     leaf_mix: float = 0.0  # m in [0, 1]: leaf value (1 - m) network + m random playout
     expand_after: int = 1  # n >= 1: a leaf is expanded (evaluated) on its n-th visit; the
     #   visits before are random playouts (AlphaGo's expansion threshold); 1: every leaf
+    below_threshold: str = "playout"  # n > 1, at a node below n: stop and play out; search:
+    #   go on, uniform priors until the n-th visit; a fresh mo opponent node's move is
+    #   picked in the searcher's tree (so_ismcts's opponent model), see isz.search.puct
 
 
 class PUCTBatch:
@@ -71,7 +75,12 @@ class PUCTBatch:
         n = b * lanes
         self.n_trees = game.num_players if cfg.tree == "mo" else 1
         sims = worlds.shape[1]
-        self.per_step = self.n_trees * (game.max_game_length + 1) + game.num_actions
+        # new nodes a lane may add in one wave: its path in every tree, the leaf's
+        # children; below_threshold search also adds the missing labels at each node
+        # of its path (so trees, fresh_move) and children with uniform priors
+        depth = game.max_game_length + 1
+        self.per_step = self.n_trees * depth + game.num_actions * \
+            (depth if cfg.below_threshold == "search" else 1)
         self.tree = Tree(b * (self.n_trees + 2 * sims) + self.per_step * n,
                          roots=b * self.n_trees)
         self.rng = new_rng(seed)
@@ -89,6 +98,7 @@ class PUCTBatch:
         mo = self.n_trees > 1
         self.index = ChildIndex(np.arange(b * self.n_trees) if mo else np.zeros(1, np.int64),
                                 sims + lanes if mo else 0)
+        self.evaluated = np.zeros(self.tree.capacity, dtype=np.bool_)
         self.simulations = 0  # per search, so far
         self.evaluations = 0
         self.playouts = 0  # simulations that stopped below the expansion threshold
@@ -114,7 +124,7 @@ class PUCTBatch:
                      int(self.n_trees > 1), c.c_puct, c.fpu, c.rollouts,
                      OPPONENT_MODES.index(c.opponents), c.value_view in ("searcher", "own"),
                      c.root_selection == "uniform", c.leaf_mix > 0, int(c.expand_after),
-                     t.nodes, t.value, t.prior,
+                     c.below_threshold == "search", self._evaluated(), t.nodes, t.value, t.prior,
                      t.count, t.pending, self.rng, self.cur, self.leaf,
                      self.status, self.tensors, self.masks, self.labels, self.my_tensors,
                      self.b.s, self.b.la, self.b.lab, self.b.ca, self.b.cp, self.b.ret,
@@ -129,9 +139,16 @@ class PUCTBatch:
         if c.dirichlet_eps > 0:
             self._root_noise(need, priors)
         self.expand(priors, values, my_values, self.me, self.lanes, c.value_view == "own",
-                    float(c.leaf_mix), self.roll, t.nodes, t.value, t.prior,
+                    float(c.leaf_mix), self.roll, self.evaluated, t.nodes, t.value, t.prior,
                     t.count, t.pending, self.cur, self.leaf, self.status, self.masks,
                     self.labels, self.b.scores)
+
+    def _evaluated(self) -> np.ndarray:
+        """bool[capacity]: nodes the evaluator has expanded, grown with the tree."""
+        have, need = len(self.evaluated), self.tree.capacity
+        if have < need:
+            self.evaluated = np.concatenate([self.evaluated, np.zeros(need - have, np.bool_)])
+        return self.evaluated
 
     def _evaluate(self, evaluator: Evaluator, need: np.ndarray):
         """One evaluator call for the pending leaves (actor views, then searcher views).

@@ -49,6 +49,8 @@ class SearchCfg:
     leaf_mix: float = 0.0  # m in [0, 1]: a leaf's value is (1 - m) network + m random playout
     expand_after: int = 1  # n >= 1: a leaf's first n - 1 visits are random playouts (no
     #   network call), the n-th expands it (AlphaGo's expansion threshold); 1: every leaf
+    below_threshold: str = "playout"  # below expand_after: playout (stop there) or search
+    #   (go on with uniform priors; see the puct_ismcts knob of the same name)
 
 
 @dataclass
@@ -194,6 +196,7 @@ def validate(cfg: TrainConfig) -> None:
     from isz.agents import agent_names
     from isz.belief import belief_names
     from isz.search.puct_driver import (
+        BELOW_THRESHOLD,
         LEAF_MIX_ENDS,
         OPPONENT_MODES,
         POLICY_TARGETS,
@@ -223,6 +226,7 @@ def validate(cfg: TrainConfig) -> None:
     check_int("search.temperature_moves", s.temperature_moves, lo=0)
     check_fraction("search.leaf_mix", s.leaf_mix, LEAF_MIX_ENDS)
     check_int("search.expand_after", s.expand_after, lo=1)
+    check_choice("search.below_threshold", s.below_threshold, BELOW_THRESHOLD)
     if not 0 <= s.dirichlet_eps <= 1:
         raise IszError(f"search.dirichlet_eps must be in [0, 1], got {s.dirichlet_eps}")
     _positive("search.dirichlet_alpha", s.dirichlet_alpha)

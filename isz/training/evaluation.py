@@ -35,7 +35,7 @@ def planner_knobs(cfg, final: str = "most_visits") -> dict:
             "opponents": s.opponents, "value_view": s.value_view,
             "mirror_eta": s.mirror_eta if s.planner_eta is None else s.planner_eta,
             "root_selection": s.root_selection, "leaf_mix": float(s.leaf_mix),
-            "expand_after": int(s.expand_after)}
+            "expand_after": int(s.expand_after), "below_threshold": s.below_threshold}
 
 
 def planner(game: Game, model: PolicyValueNet, cfg, device,

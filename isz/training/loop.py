@@ -45,7 +45,8 @@ def _selfplay_cfg(cfg: TrainConfig) -> SelfPlayConfig:
     puct = PUCTConfig(c_puct=s.c_puct, fpu=s.fpu, tree=s.tree, dirichlet_alpha=s.dirichlet_alpha,
                       dirichlet_eps=s.dirichlet_eps, opponents=s.opponents,
                       value_view=s.value_view, root_selection=s.root_selection,
-                      leaf_mix=float(s.leaf_mix), expand_after=int(s.expand_after))
+                      leaf_mix=float(s.leaf_mix), expand_after=int(s.expand_after),
+                      below_threshold=s.below_threshold)
     return SelfPlayConfig(parallel_games=cfg.selfplay.parallel_games,
                           simulations=s.simulations, temperature_moves=s.temperature_moves,
                           belief=cfg.belief.spec(), belief_policy=cfg.belief.policy,

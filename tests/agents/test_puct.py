@@ -36,9 +36,14 @@ def test_rollout_puct_avoids_the_coin_guess_trap(tree):
     assert safe >= 38
 
 
+SEARCH_BELOW = {"below_threshold": "search", "expand_after": 3}
+
+
 @pytest.mark.parametrize("name", ["tricks", "kuhn_poker", "leduc_poker", "recon", "oh_hell"])
-@pytest.mark.parametrize("tree,opponents", [("mo", "puct"), ("so", "puct"), ("mo", "prior")])
-def test_network_planner_same_view_same_action(name, tree, opponents):
+@pytest.mark.parametrize("tree,opponents,extra", [
+    ("mo", "puct", {}), ("so", "puct", {}), ("mo", "prior", {}), ("mo", "puct", SEARCH_BELOW),
+    ("so", "puct", SEARCH_BELOW)])
+def test_network_planner_same_view_same_action(name, tree, opponents, extra):
     """Hidden cards differ, the view is one: the network-guided planner must not tell."""
     game = isz.make_game(name)
     for seed in range(3):
@@ -50,7 +55,7 @@ def test_network_planner_same_view_same_action(name, tree, opponents):
                  if not np.array_equal(w, state.data)]
         twin = twins[0] if twins else state.clone()
         assert twin.view(p).key == view.key
-        knobs = {"iterations": 24, "tree": tree, "opponents": opponents}
+        knobs = {"iterations": 24, "tree": tree, "opponents": opponents, **extra}
         a1 = _net_agent(game, **knobs).act(state.view(p), np.random.default_rng(seed))
         a2 = _net_agent(game, **knobs).act(twin.view(p), np.random.default_rng(seed))
         assert a1 == a2

@@ -142,6 +142,15 @@ def test_search_expand_after_reaches_planner_and_selfplay_and_is_checked():
     cfg.search.expand_after = 0
     with pytest.raises(isz.IszError, match=r"search.expand_after must be in \[1, inf\]"):
         validate(cfg)
+    cfg.search.expand_after = 8
+    assert planner_knobs(cfg)["below_threshold"] == "playout"
+    cfg.search.below_threshold = "search"
+    validate(cfg)
+    assert planner_knobs(cfg)["below_threshold"] == "search"
+    assert _selfplay_cfg(cfg).puct.below_threshold == "search"
+    cfg.search.below_threshold = "stop"
+    with pytest.raises(isz.IszError, match="search.below_threshold 'stop'; allowed: playout"):
+        validate(cfg)
 
 
 def test_selfplay_with_a_threshold_plays_games_with_fewer_evaluations():

@@ -1,0 +1,97 @@
+"""The compiled selection rules of PUCT-ISMCTS (see `isz.search.puct`).
+
+Children of a node are a linked list in `isz.search.tree`'s arrays; ``lab[:n]``
+are the edge labels of the moves legal in the simulation's world, so a rule
+looks only at compatible children (the subset-armed bandit of ISMCTS).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numba as nb
+
+from isz.rng import rand_float
+from isz.search.tree import AVAIL, CHILD, LABEL, NONE, SIB, VISITS, add_child, find_child
+
+
+@nb.njit(cache=True)
+def add_edge(nodes, value, prior, count, node, label, actor, p):
+    ch = add_child(nodes, value, count, node, label, actor)
+    nodes[ch, AVAIL] = 0  # PUCT counts availability from the first selection on
+    prior[ch] = p
+    return ch
+
+
+@nb.njit(cache=True)
+def select_puct(nodes, value, prior, count, pending, node, lab, n, actor, c_puct, fpu):
+    """The compatible child maximising PUCT; new labels join with prior 1/n.
+
+    A simulation in flight through a child counts as a visit that scored 0
+    (virtual loss), so that the simulations of one batch spread over the tree.
+    """
+    for i in range(n):
+        if find_child(nodes, node, lab[i]) == NONE:
+            add_edge(nodes, value, prior, count, node, lab[i], actor, 1.0 / n)
+    best = NONE
+    best_v = -1e300
+    ch = nodes[node, CHILD]
+    while ch != NONE:
+        label = nodes[ch, LABEL]
+        for i in range(n):
+            if lab[i] == label:
+                nodes[ch, AVAIL] += 1
+                nv = nodes[ch, VISITS] + pending[ch]
+                q = value[ch] / nv if nv > 0 else fpu
+                v = q + c_puct * prior[ch] * math.sqrt(nodes[ch, AVAIL]) / (1.0 + nv)
+                if v > best_v:
+                    best_v = v
+                    best = ch
+                break
+        ch = nodes[ch, SIB]
+    return best
+
+
+@nb.njit(cache=True)
+def least_visited(nodes, pending, node, lab, n):
+    """The compatible child with the fewest visits (in flight included); the first
+    in sibling order on ties. Call after `select_puct`, which adds missing labels."""
+    best = NONE
+    best_n = 1 << 62
+    ch = nodes[node, CHILD]
+    while ch != NONE:
+        for i in range(n):
+            if lab[i] == nodes[ch, LABEL]:
+                nv = nodes[ch, VISITS] + pending[ch]
+                if nv < best_n:
+                    best_n = nv
+                    best = ch
+                break
+        ch = nodes[ch, SIB]
+    return best
+
+
+@nb.njit(cache=True)
+def sample_prior(nodes, prior, node, lab, n, rng):
+    """A compatible child drawn in proportion to its prior (the opponent model)."""
+    total = 0.0
+    ch = nodes[node, CHILD]
+    while ch != NONE:
+        for i in range(n):
+            if lab[i] == nodes[ch, LABEL]:
+                total += prior[ch]
+                break
+        ch = nodes[ch, SIB]
+    u = rand_float(rng) * total
+    last = NONE
+    ch = nodes[node, CHILD]
+    while ch != NONE:
+        for i in range(n):
+            if lab[i] == nodes[ch, LABEL]:
+                last = ch
+                u -= prior[ch]
+                break
+        if u < 0.0 and last == ch:
+            return ch
+        ch = nodes[ch, SIB]
+    return last
