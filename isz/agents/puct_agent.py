@@ -30,7 +30,11 @@ opponent node's move picked in the searcher's tree, so_ismcts's opponent model; 
 `isz.search.puct`), ``worlds`` (None:
 a world drawn per simulation; ``K``: at most K worlds a decision, the simulations
 cycling through them, for a belief whose worlds are dear, e.g. policy-weighted
-``gibbs`` at milliseconds a world), ``evaluator`` (an
+``gibbs`` at milliseconds a world), ``engine`` (``puct``, default; or
+``so_ismcts``: the rollout so_ismcts's compiled loop, deep tree, UCB with ``c``
+(0.7) and random playouts, its root moves selected by PUCT on the network's
+priors for the view, one evaluator call a decision; of the other knobs it takes
+``iterations``, ``time_budget``, ``c_puct``, ``belief`` and ``final``), ``evaluator`` (an
 `Evaluator`; None = knowledge-free: uniform priors and random rollouts).
 `isz.load_planner(path)` builds one from a checkpoint.
 """
@@ -46,6 +50,7 @@ from isz.agents.knobs import check_budget, check_knobs
 from isz.agents.registry import register_agent
 from isz.belief import Belief
 from isz.games.base import Game, View
+from isz.search.driver import Budget, final_policy, so_search
 from isz.search.evaluator import make_search_belief
 from isz.search.puct_driver import (
     BELOW_THRESHOLD,
@@ -63,9 +68,11 @@ PUCT_KNOBS = {"iterations": 200, "time_budget": None, "lanes": "auto", "c_puct":
               "value_view": "searcher", "root_selection": "puct", "belief": "uniform",
               "belief_policy": "network",
               "final": "most_visits", "mirror_eta": 2.0, "leaf_mix": 0.0, "expand_after": 1,
-              "below_threshold": "playout", "worlds": None, "evaluator": None}
+              "below_threshold": "playout", "worlds": None, "engine": "puct", "c": 0.7,
+              "evaluator": None}
 
 
+ENGINES = ("puct", "so_ismcts")
 MAX_AUTO_LANES = 16
 WORLD_CHUNK = 256  # worlds drawn at a time under a time budget
 
@@ -85,6 +92,18 @@ def _check_lanes(lanes, iterations: int | None) -> int:
     if isinstance(lanes, str):
         raise IszError(f"lanes must be an integer >= 1 or 'auto', got {lanes!r}")
     return check_int("lanes", lanes, lo=1)
+
+
+def _check_engine(k: dict) -> None:
+    """``engine``: ``puct``, or ``so_ismcts`` (with an evaluator, a final-move rule it has)."""
+    check_choice("engine", k["engine"], ENGINES)
+    if k["engine"] != "so_ismcts":
+        return
+    if k["evaluator"] is None:
+        raise IszError("engine='so_ismcts' needs an evaluator (a network) for its root priors")
+    if k["final"] not in ("most_visits", "visit_distribution"):
+        raise IszError(f"engine='so_ismcts' plays final='most_visits' or "
+                       f"'visit_distribution', got {k['final']!r}")
 
 
 class PUCTAgent(Agent):
@@ -122,6 +141,8 @@ class PUCTAgent(Agent):
         self.evaluator = k["evaluator"]
         self.final = k["final"]
         self.max_worlds = None if k["worlds"] is None else check_int("worlds", k["worlds"], lo=1)
+        self.engine, self.c_ucb = k["engine"], _check_number("c", k["c"], 0.0)
+        _check_engine(k)
         self.knobs = k
         self.last_stats: dict[int, tuple[int, float]] = {}
         self.last_simulations = 0
@@ -132,6 +153,8 @@ class PUCTAgent(Agent):
     def policy(self, view: View, rng: np.random.Generator) -> np.ndarray:
         """Root visit distribution (``visit_distribution``), the improved policy
         (``mirror``), or one-hot of the most visited move."""
+        if self.engine == "so_ismcts":
+            return self._so_policy(self.check_view(view), rng)
         batch = self._search(self.check_view(view), rng)
         self.last_stats = batch.root_stats(0)
         pi = batch.target_policy(0, "mirror" if self.final == "mirror" else "visits",
@@ -166,6 +189,23 @@ class PUCTAgent(Agent):
                                                          rng)[None])
         self.last_simulations = batch.simulations
         return batch
+
+    def _so_policy(self, view: View, rng: np.random.Generator) -> np.ndarray:
+        """``engine=so_ismcts``: rollout SO-ISMCTS, its root led by the network's priors
+        (PUCT with ``c_puct``; the evaluator call counts against the time budget)."""
+        t0 = time.perf_counter()
+        mask = np.zeros((1, self.game.num_actions), dtype=np.bool_)
+        mask[0, list(view.legal_actions)] = True
+        priors, _ = self.evaluator.evaluate(view.tensor()[None], mask)
+        left = None if self.time_budget is None else \
+            max(0.0, self.time_budget - (time.perf_counter() - t0))
+        tree = so_search(self.game, lambda n: self.belief.sample_many(view, n, rng),
+                         view.player, Budget(iterations=self.iterations, seconds=left),
+                         c=self.c_ucb, seed=seed_from(rng), root_prior=priors[0],
+                         c_prior=self.cfg.c_puct)
+        self.last_stats = tree.stats(0)
+        self.last_simulations = sum(n for n, _ in self.last_stats.values())
+        return final_policy(self.last_stats, self.final, self.game.num_actions)
 
     def _more_worlds(self, have: int) -> int:
         """Worlds to draw next, with ``have`` drawn so far (0: the cap is reached)."""

@@ -85,12 +85,13 @@ def train_speed(game_name: str, batch: int, device: str = "auto", steps: int = 5
 def planner_speed(game_name: str, lanes: int, iterations: int = 256, reps: int = 5,
                   device: str = "auto", seed: int = 0, expand_after: int = 1,
                   leaf_mix: float = 0.0, tree: str = "mo",
-                  below_threshold: str = "playout") -> dict:
+                  below_threshold: str = "playout", engine: str = "puct") -> dict:
     """Median simulations/s of one decision of the network planner (default network),
     with ``lanes`` simulations in flight per network call (1 = one leaf per call),
     at the position `search_speed` uses, so the two rows compare side by side.
-    ``expand_after``, ``leaf_mix``, ``tree``, ``below_threshold``: the planner knobs; the row also
-    records the evaluator rows per simulation of the last decision."""
+    ``expand_after``, ``leaf_mix``, ``tree``, ``below_threshold``, ``engine``: the
+    planner knobs; the row also records the evaluator rows per simulation of the
+    last decision (``engine=so_ismcts``: one row a decision)."""
     from isz.evaluation.speed import planner_position
 
     torch.set_num_threads(1)
@@ -100,7 +101,7 @@ def planner_speed(game_name: str, lanes: int, iterations: int = 256, reps: int =
     ev = NetworkEvaluator(build_model(game), dev)
     agent = isz.make_agent("puct_ismcts", game, iterations=iterations, lanes=lanes,
                            evaluator=ev, expand_after=expand_after, leaf_mix=leaf_mix,
-                           tree=tree, below_threshold=below_threshold)
+                           tree=tree, below_threshold=below_threshold, engine=engine)
     view = planner_position(game, seed)
     agent.act(view, np.random.default_rng(seed))  # compile / warm up
     rates = []
@@ -109,11 +110,15 @@ def planner_speed(game_name: str, lanes: int, iterations: int = 256, reps: int =
         t = time.perf_counter()
         agent.act(view, np.random.default_rng(seed + r))
         rates.append(iterations / (time.perf_counter() - t))
-    batch = agent._search(agent.check_view(view), np.random.default_rng(seed))
+    if engine == "puct":
+        batch = agent._search(agent.check_view(view), np.random.default_rng(seed))
+        per_sim = batch.evaluations / batch.simulations
+    else:
+        per_sim = 1 / iterations
     return {"bench": "planner_speed", "impl": "isz", "game": game_name, "device": str(dev),
             "lanes": lanes, "iterations": iterations, "expand_after": expand_after,
             "leaf_mix": leaf_mix, "tree": tree, "below_threshold": below_threshold,
-            "metric": "simulations_per_s",
+            "engine": engine, "metric": "simulations_per_s",
             "value": round(float(np.median(rates))), "min": round(min(rates)),
             "max": round(max(rates)),
-            "evaluations_per_simulation": round(batch.evaluations / batch.simulations, 4)}
+            "evaluations_per_simulation": round(per_sim, 4)}

@@ -93,7 +93,8 @@ def test_the_evaluators_priors_replace_the_uniform_ones_on_the_nth_visit(tree):
 
 
 def test_search_below_the_threshold_through_the_agent_on_oh_hell():
-    """A timed decision of the planner on Oh Hell, every card hidden but its own."""
+    """A decision of the planner on Oh Hell, every card hidden but its own: more
+    than the root is evaluated, far fewer rows than simulations."""
     game = isz.make_game("oh_hell")
     st = game.new_initial_state()
     rng = np.random.default_rng(4)
@@ -101,12 +102,11 @@ def test_search_below_the_threshold_through_the_agent_on_oh_hell():
         st.apply_action(st.sample_chance(rng) if st.is_chance_node()
                         else int(rng.choice(st.legal_actions())))
     ev = _Eval(game)
-    agent = isz.make_agent("puct_ismcts", game, iterations=None, time_budget=0.05,
-                           evaluator=ev, expand_after=4, below_threshold="search",
-                           belief="voids")
+    agent = isz.make_agent("puct_ismcts", game, iterations=400, evaluator=ev,
+                           expand_after=4, below_threshold="search", belief="voids")
     a = agent.act(st.view(1), np.random.default_rng(0))
     assert a in st.legal_actions()
-    assert agent.last_simulations > 50 and 0 < ev.rows < agent.last_simulations
+    assert agent.last_simulations == 400 and 1 < ev.rows < 400 / 2
 
 
 @pytest.mark.parametrize("bad", ["searched", "", None, 1])
