@@ -182,6 +182,41 @@ PYEOF
     $PY scripts/evaluate.py checkpoint=$long $t deals=200 time_per_move=0.05 \
       knobs.planner.belief=gibbs knobs.planner.worlds=8 \
       output=docs/results/eq_oh_hell_teacher_long_gibbs_w8_equal_time_0.05_200deals.json
+    # deeper than one level: below the threshold the search goes on (a 200-deal screen
+    # at 0.02 s, mo and so trees, then 1,000 deals), or rollout so_ismcts led at its
+    # root by the priors (engine=so_ismcts); each at 0.02 s and at 256 simulations
+    for tn in mo:16 so:16 so:4; do
+      $PY scripts/evaluate.py checkpoint=$long $t deals=200 time_per_move=0.02 \
+        knobs.planner.below_threshold=search knobs.planner.tree=${tn%:*} \
+        knobs.planner.expand_after=${tn#*:} \
+        output=docs/results/eq_oh_hell_teacher_long_search_${tn%:*}_n${tn#*:}_equal_time_0.02_200deals.json
+    done
+    $PY scripts/evaluate.py checkpoint=$long $t deals=200 iterations=256 \
+      knobs.planner.below_threshold=search \
+      output=docs/results/eq_oh_hell_teacher_long_search_mo_n16_equal_sims_256_200deals.json
+    for k in search:below_threshold=search so_root:engine=so_ismcts; do
+      $PY scripts/evaluate.py checkpoint=$long $t deals=1000 time_per_move=0.02 \
+        knobs.planner.${k#*:} output=docs/results/eq_oh_hell_teacher_long_${k%%:*}_equal_time_0.02.json
+      $PY scripts/evaluate.py checkpoint=$long $t deals=1000 iterations=256 \
+        knobs.planner.${k#*:} output=docs/results/eq_oh_hell_teacher_long_${k%%:*}_equal_sims_256.json
+    done
+    for b in 0.005 0.01; do  # below 0.02 s: so_ismcts starved at the bids by its belief
+      $PY scripts/evaluate.py checkpoint=$long $t deals=1000 time_per_move=$b \
+        knobs.planner.engine=so_ismcts \
+        output=docs/results/eq_oh_hell_teacher_long_so_root_equal_time_$b.json
+    done
+    # one decision of each (tricks, Oh Hell; 1,000 simulations) beside so_ismcts
+    for e in playout search; do
+      $PY scripts/bench.py --only planner --planner-games tricks,oh_hell --planner-lanes 16 \
+        --planner-leaf-mix 1 --planner-iterations 1000 --planner-tree mo \
+        --planner-expand-after 16 --planner-below-threshold $e \
+        >> docs/results/bench_planner_modes.jsonl
+    done
+    $PY scripts/bench.py --only planner --planner-games tricks,oh_hell --planner-lanes 16 \
+      --planner-iterations 1000 --planner-engine so_ismcts >> docs/results/bench_planner_modes.jsonl
+    # the recorded planner at 0.5 s a move (100 deals: about 40 minutes on 2 cores)
+    $PY scripts/evaluate.py checkpoint=$long $t deals=100 time_per_move=0.5 \
+      output=docs/results/eq_oh_hell_teacher_long_equal_time_0.5_100deals.json
     # the beliefs' card placement (voids, gibbs, gibbs weighted by the policy)
     $PY scripts/belief_accuracy.py $ck --games 60 --worlds 64 --after-tricks 3 --seed 0 \
       --output docs/results/oh_hell_belief_accuracy.json
