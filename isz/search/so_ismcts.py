@@ -27,6 +27,7 @@ import numba as nb
 from isz.games.kernel import Kernel
 from isz.rng import rand_below, rand_float
 from isz.search.playout import make_playout
+from isz.search.puct_select import select_puct
 from isz.search.tree import AVAIL, CHILD, LABEL, NONE, SIB, VISITS, add_child, backprop, find_child
 from isz.types import CHANCE, TERMINAL
 
@@ -97,28 +98,6 @@ def select_ucb(nodes, value, node, lab, n, c, use_parent_visits):
 
 
 @nb.njit(cache=True)
-def select_prior(nodes, value, node, lab, n, prior, c):
-    """The compatible child maximising PUCT, ``Q + c * P * sqrt(A) / (1 + N)``, with
-    ``P = prior[label]`` (float64[num_actions]; root moves' labels are the actions)."""
-    best = NONE
-    best_v = -1e300
-    ch = nodes[node, CHILD]
-    while ch != NONE:
-        label = nodes[ch, LABEL]
-        for i in range(n):
-            if lab[i] == label:
-                nodes[ch, AVAIL] += 1
-                nv = nodes[ch, VISITS]
-                v = value[ch] / nv + c * prior[label] * math.sqrt(nodes[ch, AVAIL]) / (1 + nv)
-                if v > best_v:
-                    best_v = v
-                    best = ch
-                break
-        ch = nodes[ch, SIB]
-    return best
-
-
-@nb.njit(cache=True)
 def select_average(nodes, node, lab, n, rng):
     """A compatible child drawn in proportion to its visits (the average policy)."""
     total = 0
@@ -173,12 +152,15 @@ def make_so_ismcts(kernel: Kernel):
 
     @nb.njit(cache=True)
     def run(dets, params, me, label_mode, use_parent_visits, c, smooth, root_prior, c_prior,
-            start, stop, nodes, value, count, rng, s, la, lab, untried, ca, cp, ret, scores):
+            start, stop, nodes, value, prior, pending, count, rng, s, la, lab, untried, ca,
+            cp, ret, scores):
         """Iterations ``start..stop-1``, iteration ``i`` in world ``dets[i % len(dets)]``.
 
         With ``c_prior > 0`` the root's moves, once each is tried, are selected by
         PUCT on ``root_prior`` (float64[num_actions], a policy of the searcher's
-        own view: `select_prior`); every other node by UCB.
+        own view; a root child's prior is kept in the tree's ``prior``, and
+        ``pending`` is all zeros: `isz.search.puct_select.select_puct`); every
+        other node by UCB.
 
         Returns the next iteration to run: ``stop``, or earlier when the tree
         is full (the caller grows it and calls again). ``smooth``: float64[3]
@@ -216,11 +198,14 @@ def make_so_ismcts(kernel: Kernel):
                 if nu > 0:
                     label = untried[rand_below(rng, nu)]
                     a = pick_action(la, lab, n, label, rng)
+                    if node == 0 and c_prior > 0.0:  # the child add_child makes
+                        prior[count[0]] = root_prior[label]
                     node = add_child(nodes, value, count, node, label, p)
                     apply_action(s, params, a)
                     break
                 if node == 0 and c_prior > 0.0:
-                    node = select_prior(nodes, value, node, lab, n, root_prior, c_prior)
+                    node = select_puct(nodes, value, prior, count, pending, node, lab, n, p,
+                                       c_prior, 0.5)
                 else:
                     node = select(nodes, value, node, lab, n, c, use_parent_visits, smooth, rng)
                 apply_action(s, params, pick_action(la, lab, n, nodes[node, LABEL], rng))
