@@ -34,7 +34,11 @@ cycling through them, for a belief whose worlds are dear, e.g. policy-weighted
 ``so_ismcts``: the rollout so_ismcts's compiled loop, deep tree, UCB with ``c``
 (0.7) and random playouts, its root moves selected by PUCT on the network's
 priors for the view, one evaluator call a decision; of the other knobs it takes
-``iterations``, ``time_budget``, ``c_puct``, ``belief`` and ``final``), ``evaluator`` (an
+``iterations``, ``time_budget``, ``c_puct``, ``belief`` and ``final``), ``value_mix``
+(``engine=so_ismcts`` only, 0.0; ``lam > 0``: the same call also values the
+searcher's own view after each of its moves, in one world of its belief, and the
+root's PUCT takes ``(1 - lam)`` the rollouts' mean + ``lam`` that value: AlphaGo's
+mix of value network and rollouts, at the root), ``evaluator`` (an
 `Evaluator`; None = knowledge-free: uniform priors and random rollouts).
 `isz.load_planner(path)` builds one from a checkpoint.
 """
@@ -69,7 +73,7 @@ PUCT_KNOBS = {"iterations": 200, "time_budget": None, "lanes": "auto", "c_puct":
               "belief_policy": "network",
               "final": "most_visits", "mirror_eta": 2.0, "leaf_mix": 0.0, "expand_after": 1,
               "below_threshold": "playout", "worlds": None, "engine": "puct", "c": 0.7,
-              "evaluator": None}
+              "value_mix": 0.0, "evaluator": None}
 
 
 ENGINES = ("puct", "so_ismcts")
@@ -97,7 +101,11 @@ def _check_lanes(lanes, iterations: int | None) -> int:
 def _check_engine(k: dict) -> None:
     """``engine``: ``puct``, or ``so_ismcts`` (with an evaluator, a final-move rule it has)."""
     check_choice("engine", k["engine"], ENGINES)
+    check_fraction("value_mix", k["value_mix"], LEAF_MIX_ENDS)
     if k["engine"] != "so_ismcts":
+        if k["value_mix"] != 0:
+            raise IszError(f"value_mix={k['value_mix']!r} needs engine='so_ismcts' (PUCT's "
+                           f"own leaf values mix by leaf_mix)")
         return
     if k["evaluator"] is None:
         raise IszError("engine='so_ismcts' needs an evaluator (a network) for its root priors")
@@ -143,6 +151,7 @@ class PUCTAgent(Agent):
         self.max_worlds = None if k["worlds"] is None else check_int("worlds", k["worlds"], lo=1)
         self.engine, self.c_ucb = k["engine"], _check_number("c", k["c"], 0.0)
         _check_engine(k)
+        self.value_mix = float(k["value_mix"])
         self.knobs = k
         self.last_stats: dict[int, tuple[int, float]] = {}
         self.last_simulations = 0
@@ -194,18 +203,47 @@ class PUCTAgent(Agent):
         """``engine=so_ismcts``: rollout SO-ISMCTS, its root led by the network's priors
         (PUCT with ``c_puct``; the evaluator call counts against the time budget)."""
         t0 = time.perf_counter()
+        children = self._after_moves(view, rng) if self.value_mix > 0 else None
+        tensors = view.tensor().reshape(1, -1)
         mask = np.zeros((1, self.game.num_actions), dtype=np.bool_)
         mask[0, list(view.legal_actions)] = True
-        priors, _ = self.evaluator.evaluate(view.tensor()[None], mask)
+        if children is not None:
+            tensors = np.concatenate([tensors, children])
+            mask = np.concatenate([mask, np.ones((len(children), mask.shape[1]), np.bool_)])
+        priors, values = self.evaluator.evaluate(tensors, mask)
+        root_value = None
+        if children is not None:  # the own entry, [-1, 1] -> so_ismcts's scores [0, 1]
+            root_value = np.zeros(self.game.num_actions)
+            root_value[list(view.legal_actions)] = 0.5 * (values[1:, view.player] + 1.0)
         left = None if self.time_budget is None else \
             max(0.0, self.time_budget - (time.perf_counter() - t0))
         tree = so_search(self.game, lambda n: self.belief.sample_many(view, n, rng),
                          view.player, Budget(iterations=self.iterations, seconds=left),
                          c=self.c_ucb, seed=seed_from(rng), root_prior=priors[0],
-                         c_prior=self.cfg.c_puct)
+                         c_prior=self.cfg.c_puct, root_value=root_value,
+                         value_mix=self.value_mix)
         self.last_stats = tree.stats(0)
         self.last_simulations = sum(n for n, _ in self.last_stats.values())
         return final_policy(self.last_stats, self.final, self.game.num_actions)
+
+    def _after_moves(self, view: View, rng: np.random.Generator) -> np.ndarray | None:
+        """float32[L, tensor_size]: the searcher's own view after each of its L legal
+        moves, in one world of its belief (an information-state tensor holds only
+        what the seat has seen, so any consistent world gives the same rows); None
+        where a move ends the game or meets chance (the rollouts value those
+        exactly), or with a single move."""
+        g, me = self.game, view.player
+        if len(view.legal_actions) < 2:
+            return None
+        world = self.belief.sample_many(view, 1, rng)[0]
+        rows = np.zeros((len(view.legal_actions), g.tensor_size), dtype=np.float32)
+        for i, a in enumerate(view.legal_actions):
+            s = world.copy()
+            g.kernel.apply_action(s, g.kparams, a)
+            if g.kernel.current_player(s, g.kparams) < 0:  # CHANCE or TERMINAL
+                return None
+            g.kernel.info_tensor(s, g.kparams, me, rows[i])
+        return rows
 
     def _more_worlds(self, have: int) -> int:
         """Worlds to draw next, with ``have`` drawn so far (0: the cap is reached)."""

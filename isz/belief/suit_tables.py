@@ -6,7 +6,9 @@ cards are split among the rows in the table's counts. Drawing ``t`` with
 probability ``D(t) / sum D`` and then splitting every suit uniformly gives
 every consistent deal the same probability: exact uniform sampling.
 
-Two exact table samplers, same distribution:
+Where no revealed void binds, every split of the unseen cards into the rows'
+sizes is consistent, and a draw is one shuffle (no tables). Otherwise two
+exact table samplers, same distribution:
 
 - enumeration (default): every feasible table with its weight, built row by
   row (the last row, the stock, is what is left) and cached; a draw is a
@@ -177,17 +179,38 @@ def _draw_dp(g, comps, off, inv_fact, stride, counts, unknown, suit_start, rng, 
         _deal(table, unknown, suit_start, rng, buf, out[k])
 
 
+@nb.njit(cache=True)
+def _draw_free(unknown, sizes, rng, out):
+    """out[k] <- a uniform split of ``unknown`` into rows of ``sizes`` (no constraint)."""
+    buf = unknown.copy()
+    for k in range(out.shape[0]):
+        shuffle_prefix(rng, buf, buf.shape[0])
+        i = 0
+        for r in range(sizes.shape[0]):
+            for _ in range(sizes[r]):
+                out[k, r] |= np.int64(1) << buf[i]
+                i += 1
+
+
 class TableSampler:
-    """Exact uniform deals for one constraint set (enumeration, or DP past ``max_tables``).
+    """Exact uniform deals for one constraint set: a shuffle where no void binds, else
+    enumeration, or DP past ``max_tables``.
 
     Attributes:
-        tables: int8[T, R, S] every feasible table (None on the DP path).
-        probs: float64[T], P(table) = D(t) / sum D (None on the DP path).
+        free: no revealed void binds (the shuffle path: no tables).
+        tables: int8[T, R, S] every feasible table (None on the shuffle and DP paths).
+        probs: float64[T], P(table) = D(t) / sum D (None on the shuffle and DP paths).
         log_count: log of the number of consistent deals.
     """
 
     def __init__(self, c: Constraints, max_tables: int):
         self.c = c
+        self.free = c.num_voids() == 0
+        if self.free:  # m! / prod_r sizes_r! deals, all of them consistent
+            self.tables = self.probs = None
+            self.log_count = math.lgamma(len(c.unknown) + 1) - sum(
+                math.lgamma(int(k) + 1) for k in c.sizes)
+            return
         self.tables = enumerate_tables(c, max_tables)
         if self.tables is not None:
             logw = _log_weights(c, self.tables.astype(np.int64))
@@ -218,7 +241,9 @@ class TableSampler:
         """``n`` deals int64[n, R] (a card mask per row) with the kernel RNG ``rng``."""
         c = self.c
         out = np.zeros((n, c.rows), dtype=np.int64)
-        if self.tables is not None:
+        if self.free:
+            _draw_free(c.unknown, c.sizes, rng, out)
+        elif self.tables is not None:
             _draw_enumerated(self.tables, self._cum, c.unknown, c.suit_start, rng, out)
         else:
             _draw_dp(self._g, self._comps, self._off, self._inv, self._stride, c.counts,

@@ -74,13 +74,17 @@ NO_SMOOTH = (0.0, 0.0, 0.0)
 def so_search(game: Game, sample_worlds: Sampler, me: int, budget: Budget, *, c: float,
               seed: int, label_mode: int = OBSERVED, use_parent_visits: bool = False,
               smooth: tuple[float, float, float] = NO_SMOOTH,
-              root_prior: np.ndarray | None = None, c_prior: float = 0.0) -> Tree:
+              root_prior: np.ndarray | None = None, c_prior: float = 0.0,
+              root_value: np.ndarray | None = None, value_mix: float = 0.0) -> Tree:
     """Single-observer ISMCTS (or UCT with ``label_mode=FULL``); returns the tree.
 
     ``smooth = (eta, gamma, d)`` turns on Smooth UCT selection (eta > 0).
     ``root_prior`` (float64[num_actions]) with ``c_prior > 0``: the root's moves
     are selected by PUCT on it, once each is tried (a network's policy: the
-    planner's ``engine=so_ismcts``).
+    planner's ``engine=so_ismcts``). ``root_value`` (float64[num_actions]: each
+    root move's score in [0, 1] for ``me``, a value network's) with ``value_mix =
+    lam > 0`` (and a root prior): PUCT there takes ``(1 - lam)`` the rollouts'
+    mean + ``lam`` that score.
     """
     run = make_so_ismcts(game.kernel)
     sm = np.asarray(smooth, dtype=np.float64)
@@ -88,11 +92,14 @@ def so_search(game: Game, sample_worlds: Sampler, me: int, budget: Budget, *, c:
     tree, rng, b = Tree(first + 2), new_rng(seed), Scratch(game)
     prior = np.zeros(game.num_actions) if root_prior is None else \
         np.asarray(root_prior, dtype=np.float64)
+    anchor = prior if root_value is None else np.asarray(root_value, dtype=np.float64)
+    lam = float(value_mix) if root_value is not None and root_prior is not None else 0.0
     for n in budget.chunks():
         dets, start = sample_worlds(n), 0
         while start < n:
             start = run(dets, game.kparams, me, label_mode, use_parent_visits, c, sm, prior,
-                        float(c_prior) if root_prior is not None else 0.0, start, n,
+                        float(c_prior) if root_prior is not None else 0.0, anchor, lam,
+                        start, n,
                         tree.nodes, tree.value, tree.prior, tree.pending, tree.count, rng,
                         b.s, b.la, b.lab, b.untried, b.ca, b.cp, b.ret, b.scores)
             if start < n:

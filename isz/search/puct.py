@@ -125,7 +125,8 @@ def make_puct(kernel: Kernel):
         same to the searcher, so ``p``'s replies are learnt there)."""
         for i in range(n):
             lab[i] = label_of(s, params, la[i], p, me)
-        ch = select_puct(nodes, value, prior, count, pending, y, lab, n, p, FRESH_C, fpu)
+        ch = select_puct(nodes, value, prior, count, pending, y, lab, n, p, FRESH_C, fpu,
+                         prior, 0.0)
         return pick_action(la, lab, n, nodes[ch, LABEL], rng), ch
 
     @nb.njit(cache=True)
@@ -265,7 +266,7 @@ def make_puct(kernel: Kernel):
                     status[lane] = NEEDS_EVAL
                     break
                 ch = select_puct(nodes, value, prior, count, pending, x, lab, n, p, c_puct,
-                                 fpu)
+                                 fpu, prior, 0.0)
                 # prior_moves 1: opponents play the prior; 2: so does the searcher
                 # below its root (the root's values are then on-policy Q)
                 if prior_moves == 1 and p != me[b] or prior_moves == 2 and not at_root:

@@ -24,11 +24,15 @@ def add_edge(nodes, value, prior, count, node, label, actor, p):
 
 
 @nb.njit(cache=True)
-def select_puct(nodes, value, prior, count, pending, node, lab, n, actor, c_puct, fpu):
+def select_puct(nodes, value, prior, count, pending, node, lab, n, actor, c_puct, fpu,
+                anchor, lam):
     """The compatible child maximising PUCT; new labels join with prior 1/n.
 
     A simulation in flight through a child counts as a visit that scored 0
     (virtual loss), so that the simulations of one batch spread over the tree.
+    With ``lam > 0`` a visited child's mean is ``(1 - lam) * mean + lam *
+    anchor[label]`` (``anchor``: float64[num_actions], a score in [0, 1] per
+    move, e.g. a value network's; not read when ``lam == 0``).
     """
     for i in range(n):
         if find_child(nodes, node, lab[i]) == NONE:
@@ -43,6 +47,8 @@ def select_puct(nodes, value, prior, count, pending, node, lab, n, actor, c_puct
                 nodes[ch, AVAIL] += 1
                 nv = nodes[ch, VISITS] + pending[ch]
                 q = value[ch] / nv if nv > 0 else fpu
+                if lam > 0.0 and nv > 0:
+                    q = (1.0 - lam) * q + lam * anchor[label]
                 v = q + c_puct * prior[ch] * math.sqrt(nodes[ch, AVAIL]) / (1.0 + nv)
                 if v > best_v:
                     best_v = v

@@ -152,15 +152,18 @@ def make_so_ismcts(kernel: Kernel):
 
     @nb.njit(cache=True)
     def run(dets, params, me, label_mode, use_parent_visits, c, smooth, root_prior, c_prior,
-            start, stop, nodes, value, prior, pending, count, rng, s, la, lab, untried, ca,
-            cp, ret, scores):
+            root_value, value_mix, start, stop, nodes, value, prior, pending, count, rng, s,
+            la, lab, untried, ca, cp, ret, scores):
         """Iterations ``start..stop-1``, iteration ``i`` in world ``dets[i % len(dets)]``.
 
         With ``c_prior > 0`` the root's moves, once each is tried, are selected by
         PUCT on ``root_prior`` (float64[num_actions], a policy of the searcher's
         own view; a root child's prior is kept in the tree's ``prior``, and
         ``pending`` is all zeros: `isz.search.puct_select.select_puct`); every
-        other node by UCB.
+        other node by UCB. With ``value_mix = lam > 0`` too, a root move's mean
+        score there is ``(1 - lam)`` its rollouts' + ``lam * root_value[move]``
+        (float64[num_actions], scores in [0, 1] of the searcher's view after each
+        move, a value network's).
 
         Returns the next iteration to run: ``stop``, or earlier when the tree
         is full (the caller grows it and calls again). ``smooth``: float64[3]
@@ -205,7 +208,7 @@ def make_so_ismcts(kernel: Kernel):
                     break
                 if node == 0 and c_prior > 0.0:
                     node = select_puct(nodes, value, prior, count, pending, node, lab, n, p,
-                                       c_prior, 0.5)
+                                       c_prior, 0.5, root_value, value_mix)
                 else:
                     node = select(nodes, value, node, lab, n, c, use_parent_visits, smooth, rng)
                 apply_action(s, params, pick_action(la, lab, n, nodes[node, LABEL], rng))

@@ -42,7 +42,8 @@ SEARCH_BELOW = {"below_threshold": "search", "expand_after": 3}
 @pytest.mark.parametrize("name", ["tricks", "kuhn_poker", "leduc_poker", "recon", "oh_hell"])
 @pytest.mark.parametrize("tree,opponents,extra", [
     ("mo", "puct", {}), ("so", "puct", {}), ("mo", "prior", {}), ("mo", "puct", SEARCH_BELOW),
-    ("so", "puct", SEARCH_BELOW), ("mo", "puct", {"engine": "so_ismcts"})])
+    ("so", "puct", SEARCH_BELOW), ("mo", "puct", {"engine": "so_ismcts"}),
+    ("mo", "puct", {"engine": "so_ismcts", "value_mix": 0.5})])
 def test_network_planner_same_view_same_action(name, tree, opponents, extra):
     """Hidden cards differ, the view is one: the network-guided planner must not tell."""
     game = isz.make_game(name)

@@ -73,6 +73,8 @@ def test_the_planner_engine_makes_one_evaluator_call_a_decision():
     ({"engine": "so_ismcts", "final": "mirror", "evaluator": "ev"},
      "final='most_visits' or 'visit_distribution', got 'mirror'"),
     ({"engine": "so_ismcts", "c": -1, "evaluator": "ev"}, "c must be a number >= 0"),
+    ({"value_mix": 0.5, "evaluator": "ev"}, "value_mix=0.5 needs engine='so_ismcts'"),
+    ({"engine": "so_ismcts", "value_mix": 1.5, "evaluator": "ev"}, "value_mix"),
 ])
 def test_bad_engine_knobs_are_named(knobs, match):
     game, _ = _position()
@@ -80,3 +82,73 @@ def test_bad_engine_knobs_are_named(knobs, match):
         knobs = {**knobs, "evaluator": _Eval(game)}
     with pytest.raises(isz.IszError, match=match):
         isz.make_agent("puct_ismcts", game, **knobs)
+
+
+class _Recording(_Eval):
+    """`_Eval` that keeps every batch it is asked."""
+
+    def __init__(self, game):
+        super().__init__(game)
+        self.batches = []
+
+    def evaluate(self, tensors, masks):
+        self.batches.append(np.array(tensors))
+        return super().evaluate(tensors, masks)
+
+
+def _true_state(seed=1):
+    game = isz.make_game("tricks", players=3)
+    st = game.new_initial_state()
+    rng = np.random.default_rng(seed)
+    while st.is_chance_node() or st.current_player() != 0:
+        st.apply_action(st.sample_chance(rng) if st.is_chance_node()
+                        else int(rng.choice(st.legal_actions())))
+    return game, st
+
+
+def test_value_mix_values_the_own_view_after_each_move_in_one_call():
+    """The rows are the seat's own view after each legal move, equal to the true
+    state's although they are built in a world of the belief (no hidden card
+    reaches them), and they ride in the priors' call."""
+    game, st = _true_state()
+    view = st.view(0)
+    ev = _Recording(game)
+    agent = isz.make_agent("puct_ismcts", game, iterations=300, evaluator=ev,
+                           engine="so_ismcts", value_mix=0.5)
+    assert agent.act(view, np.random.default_rng(0)) in view.legal_actions
+    assert len(ev.batches) == 1 and ev.rows == 1 + len(view.legal_actions)
+    want = [st.child(a).view(0).tensor().ravel() for a in view.legal_actions]
+    np.testing.assert_array_equal(ev.batches[0][0], view.tensor().ravel())
+    np.testing.assert_array_equal(ev.batches[0][1:], np.stack(want))
+
+
+def test_value_mix_skips_a_decision_whose_moves_end_the_game():
+    game, st = _true_state()
+    rng = np.random.default_rng(2)
+    while True:  # the last decision of the hand: every move ends it or passes it on
+        view = st.view(st.current_player())
+        if all(st.child(a).current_player() < 0 for a in view.legal_actions):
+            break
+        st.apply_action(int(rng.choice(view.legal_actions)))
+    ev = _Eval(game)
+    agent = isz.make_agent("puct_ismcts", game, iterations=50, evaluator=ev,
+                           engine="so_ismcts", value_mix=0.5)
+    agent.act(view, np.random.default_rng(0))
+    assert ev.rows == 1
+
+
+def test_a_root_value_draws_visits_and_zero_mix_ignores_it():
+    """Scores favouring the move plain prior-led search visits least draw visits to
+    it; with ``value_mix=0`` the search is the prior-led one bit for bit."""
+    game, view = _position()
+    prior = np.full(game.num_actions, 1.0 / len(view.legal_actions))
+    led = _root(game, view, root_prior=prior, c_prior=1.5)
+    worst = min(led, key=led.get)
+    score = np.full(game.num_actions, 0.2)
+    score[worst] = 0.9
+    assert _root(game, view, root_prior=prior, c_prior=1.5, root_value=score,
+                 value_mix=0.0) == led
+    mixed = _root(game, view, root_prior=prior, c_prior=1.5, root_value=score, value_mix=0.5)
+    assert sum(mixed.values()) == sum(led.values())
+    assert mixed[worst] > 2 * led[worst]
+    assert max(mixed, key=mixed.get) == worst

@@ -41,7 +41,7 @@ def test_matches_exact_uniform_posterior(case):
 
 
 def test_dp_path_matches_too(case):
-    """Past max_tables the DP sampler takes over: same law."""
+    """Past max_tables the DP sampler takes over (where a void binds): same law."""
     game, _, view, ref = case
     b = VoidsBelief(game, max_tables=0)
     worlds = b.sample_many(view, 100_000, np.random.default_rng(2))
@@ -52,8 +52,11 @@ def test_dp_path_matches_too(case):
 
 
 def test_counts_and_construct(case):
+    """Also: a view with no binding void takes the shuffle path, one with a void the
+    tables (the law of both is checked against the exact posterior above)."""
     game, _, view, ref = case
     b = VoidsBelief(game)
+    assert b.tables(view).free == (constraints(view).num_voids() == 0)
     assert np.isclose(np.exp(b.log_count(view)), len(ref))
     world = b.construct(view).data
     assert consistent(game, view, world) and is_consistent(view, world)
