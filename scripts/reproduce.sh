@@ -205,6 +205,23 @@ PYEOF
         knobs.planner.engine=so_ismcts \
         output=docs/results/eq_oh_hell_teacher_long_so_root_equal_time_$b.json
     done
+    # the root's PUCT means mixed with the network's value of the view after each
+    # move (knobs.planner.value_mix; 200-deal screen at 0.02 s, run before the shuffle
+    # path below)
+    for v in 0.5 1.0 0.25 0; do
+      $PY scripts/evaluate.py checkpoint=$long $t deals=200 time_per_move=0.02 \
+        knobs.planner.engine=so_ismcts knobs.planner.value_mix=$v \
+        output=docs/results/eq_oh_hell_teacher_long_so_root_vmix${v}_equal_time_0.02_200deals.json
+    done
+    # the voids belief's shuffle path where no void binds (every agent's belief; the
+    # rows above ran before it, commit 98c201a's parent): the so_root rows again, and
+    # 0.05 s; then the belief's first-world cost a decision, both paths side by side
+    for b in 0.02 0.05 0.01 0.005; do
+      $PY scripts/evaluate.py checkpoint=$long $t deals=1000 time_per_move=$b \
+        knobs.planner.engine=so_ismcts \
+        output=docs/results/eq_oh_hell_teacher_long_so_root_shuffle_equal_time_$b.json
+    done
+    $PY scripts/bench.py --only belief > docs/results/bench_belief_shuffle.jsonl
     # one decision of each (tricks, Oh Hell; 1,000 simulations) beside so_ismcts
     for e in playout search; do
       $PY scripts/bench.py --only planner --planner-games tricks,oh_hell --planner-lanes 16 \

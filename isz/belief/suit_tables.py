@@ -193,8 +193,8 @@ def _draw_free(unknown, sizes, rng, out):
 
 
 class TableSampler:
-    """Exact uniform deals for one constraint set: a shuffle where no void binds, else
-    enumeration, or DP past ``max_tables``.
+    """Exact uniform deals for one constraint set: a shuffle where no void binds (unless
+    ``shuffle`` is False, for comparison), else enumeration, or DP past ``max_tables``.
 
     Attributes:
         free: no revealed void binds (the shuffle path: no tables).
@@ -203,9 +203,9 @@ class TableSampler:
         log_count: log of the number of consistent deals.
     """
 
-    def __init__(self, c: Constraints, max_tables: int):
+    def __init__(self, c: Constraints, max_tables: int, shuffle: bool = True):
         self.c = c
-        self.free = c.num_voids() == 0
+        self.free = shuffle and c.num_voids() == 0
         if self.free:  # m! / prod_r sizes_r! deals, all of them consistent
             self.tables = self.probs = None
             self.log_count = math.lgamma(len(c.unknown) + 1) - sum(

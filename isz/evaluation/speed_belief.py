@@ -5,7 +5,8 @@ first decision in the play phase (``min_plays <= cards played <= max_plays``)
 whose view shows exactly ``voids`` binding voids (`Constraints.num_voids`).
 Every function returns one JSON-able dict (or a list of them) with keys
 ``bench``, ``game``, ``belief``, ``voids``, ``metric``, ``value``;
-`belief_rows` runs them all (about 10 s on one core).
+`belief_rows` runs them all (about 10 s on one core). ``voids = -1``: a row
+over every decision of whole games.
 """
 
 from __future__ import annotations
@@ -160,10 +161,34 @@ def gibbs_burn_in_tv(burn_ins=(0, 1, 2, 5, 10, 20, 50), chains: int = 20000, voi
     return rows
 
 
+def decision_cost(shuffle: bool, games: int = 4, seed: int = 0) -> list[dict]:
+    """ms for the first world of each decision of ``games`` seeded random Oh Hell
+    games (a new view: constraints, and tables unless the shuffle path is taken), as
+    a search pays it once a decision; rows ``first_world_ms_mean`` and ``_max``."""
+    game = isz.make_game("oh_hell")
+    VoidsBelief(game).sample_many(find_view(game, 0), 1, np.random.default_rng(0))  # compile
+    costs = []
+    for g in range(games):
+        rng = np.random.default_rng(seed + g)
+        b, state = VoidsBelief(game, shuffle=shuffle), game.new_initial_state()
+        while not state.is_terminal():
+            if state.current_player() < 0:
+                state.apply_action(state.sample_chance(rng))
+                continue
+            view = state.view(state.current_player())
+            t = time.perf_counter()
+            b.sample_many(view, 1, rng)
+            costs.append(1e3 * (time.perf_counter() - t))
+            state.apply_action(int(rng.choice(view.legal_actions)))
+    return [_row("oh_hell", "voids", -1, f"first_world_ms_{k}", round(float(f(costs)), 3),
+                 shuffle=shuffle, decisions=len(costs))
+            for k, f in (("mean", np.mean), ("max", np.max))]
+
+
 def belief_rows(voids=(0, 2, 4), n: int = 20000, chains: int = 20000) -> list[dict]:
-    """Every belief row: speeds and rejection rates per void count, then the Gibbs
-    burn-in table."""
-    rows = []
+    """Every belief row: speeds and rejection rates per void count, the first world's
+    cost a decision with and without the shuffle path, then the Gibbs burn-in table."""
+    rows = decision_cost(True) + decision_cost(False)
     for k in voids:
         rows += [sampling_speed(b, k, n=n) for b in ("uniform", "voids", "gibbs")]
         rows.append(rejection_rate(k, n=n))

@@ -32,9 +32,11 @@ def case(request):
     return game, state, view, ref
 
 
-def test_matches_exact_uniform_posterior(case):
+@pytest.mark.parametrize("shuffle", [True, False])
+def test_matches_exact_uniform_posterior(case, shuffle):
     game, _, view, ref = case
-    worlds = VoidsBelief(game).sample_many(view, 200_000, np.random.default_rng(1))
+    b = VoidsBelief(game, shuffle=shuffle)
+    worlds = b.sample_many(view, 200_000, np.random.default_rng(1))
     assert all_consistent(game, view, worlds)
     assert set(ref.values()) and max(ref.values()) - min(ref.values()) < 1e-12  # uniform
     assert tv(worlds, game, view, ref) <= 0.02
@@ -43,9 +45,9 @@ def test_matches_exact_uniform_posterior(case):
 def test_dp_path_matches_too(case):
     """Past max_tables the DP sampler takes over (where a void binds): same law."""
     game, _, view, ref = case
-    b = VoidsBelief(game, max_tables=0)
+    b = VoidsBelief(game, max_tables=0, shuffle=False)
     worlds = b.sample_many(view, 100_000, np.random.default_rng(2))
-    assert not b.tables(view).enumerated
+    assert not b.tables(view).enumerated and not b.tables(view).free
     assert all_consistent(game, view, worlds)
     assert tv(worlds, game, view, ref) <= 0.02
     assert np.isclose(np.exp(b.log_count(view)), len(ref))
@@ -105,6 +107,18 @@ def test_unsupported_game_and_bad_knobs():
         make_belief("voids", isz.make_game("kuhn_poker"))
     with pytest.raises(IszError, match="max_tables"):
         make_belief("voids", isz.make_game("tricks"), max_tables=-1)
+    with pytest.raises(IszError, match="shuffle must be true or false, got 'yes'"):
+        make_belief("voids", isz.make_game("tricks"), shuffle="yes")
+
+
+def test_decision_cost_rows_cover_a_whole_game():
+    """The bench's per-decision cost: both paths, every decision of the game."""
+    from isz.evaluation.speed_belief import decision_cost
+    for shuffle in (True, False):
+        mean, top = decision_cost(shuffle, games=1)
+        assert mean["metric"] == "first_world_ms_mean" and top["metric"] == "first_world_ms_max"
+        assert mean["decisions"] == top["decisions"] >= 30  # 3 bids and 30 cards
+        assert 0 < mean["value"] <= top["value"] and mean["shuffle"] == shuffle
 
 
 @pytest.mark.parametrize("belief", ["voids", "gibbs"])
