@@ -12,13 +12,19 @@ from isz.search.driver import Budget, so_search
 from tests.search.test_expand_after import _Eval
 
 
-def _position(seed=0):
+def _true_state(seed=0):
+    """Seat 0's first decision of a 3-player tricks deal: (game, state)."""
     game = isz.make_game("tricks", players=3)
     st = game.new_initial_state()
     rng = np.random.default_rng(seed)
     while st.is_chance_node() or st.current_player() != 0:
         st.apply_action(st.sample_chance(rng) if st.is_chance_node()
                         else int(rng.choice(st.legal_actions())))
+    return game, st
+
+
+def _position(seed=0):
+    game, st = _true_state(seed)
     return game, st.view(0)
 
 
@@ -96,21 +102,11 @@ class _Recording(_Eval):
         return super().evaluate(tensors, masks)
 
 
-def _true_state(seed=1):
-    game = isz.make_game("tricks", players=3)
-    st = game.new_initial_state()
-    rng = np.random.default_rng(seed)
-    while st.is_chance_node() or st.current_player() != 0:
-        st.apply_action(st.sample_chance(rng) if st.is_chance_node()
-                        else int(rng.choice(st.legal_actions())))
-    return game, st
-
-
 def test_value_mix_values_the_own_view_after_each_move_in_one_call():
     """The rows are the seat's own view after each legal move, equal to the true
     state's although they are built in a world of the belief (no hidden card
     reaches them), and they ride in the priors' call."""
-    game, st = _true_state()
+    game, st = _true_state(1)
     view = st.view(0)
     ev = _Recording(game)
     agent = isz.make_agent("puct_ismcts", game, iterations=300, evaluator=ev,
@@ -123,7 +119,7 @@ def test_value_mix_values_the_own_view_after_each_move_in_one_call():
 
 
 def test_value_mix_skips_a_decision_whose_moves_end_the_game():
-    game, st = _true_state()
+    game, st = _true_state(1)
     rng = np.random.default_rng(2)
     while True:  # the last decision of the hand: every move ends it or passes it on
         view = st.view(st.current_player())
