@@ -221,6 +221,9 @@ PYEOF
         knobs.planner.engine=so_ismcts \
         output=docs/results/eq_oh_hell_teacher_long_so_root_shuffle_equal_time_$b.json
     done
+    $PY scripts/evaluate.py checkpoint=$long $t deals=100 time_per_move=0.5 \
+      knobs.planner.engine=so_ismcts \
+      output=docs/results/eq_oh_hell_teacher_long_so_root_shuffle_equal_time_0.5_100deals.json
     $PY scripts/bench.py --only belief > docs/results/bench_belief_shuffle.jsonl
     # one decision of each (tricks, Oh Hell; 1,000 simulations) beside so_ismcts
     for e in playout search; do
