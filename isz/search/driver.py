@@ -99,9 +99,9 @@ def so_search(game: Game, sample_worlds: Sampler, me: int, budget: Budget, *, c:
         while start < n:
             start = run(dets, game.kparams, me, label_mode, use_parent_visits, c, sm, prior,
                         float(c_prior) if root_prior is not None else 0.0, anchor, lam,
-                        start, n,
-                        tree.nodes, tree.value, tree.prior, tree.pending, tree.count, rng,
-                        b.s, b.la, b.lab, b.untried, b.ca, b.cp, b.ret, b.scores)
+                        start, n, tree.nodes, tree.value, tree.prior, tree.pending,
+                        tree.count, rng, b.s, b.la, b.lab, b.untried, b.ca, b.cp, b.ret,
+                        b.scores)
             if start < n:
                 tree.grow()
     return tree
