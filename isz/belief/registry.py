@@ -8,6 +8,7 @@ from isz.belief.base import Belief
 from isz.belief.gibbs import GibbsBelief
 from isz.belief.particle import BayesBelief, ParticleBelief
 from isz.belief.posterior import PosteriorBelief
+from isz.belief.sir import SIRBelief
 from isz.belief.uniform import UniformBelief
 from isz.belief.voids import VoidsBelief
 from isz.games.base import Game
@@ -20,6 +21,7 @@ _BELIEFS: dict[str, Callable[..., Belief]] = {
     "bayes": BayesBelief,
     "voids": VoidsBelief,
     "gibbs": GibbsBelief,
+    "sir": SIRBelief,
 }
 
 

@@ -1,0 +1,194 @@
+"""``sir``: voids deals resampled by a policy's reach of the other seats' bids.
+
+References are brute force (`tests.belief.tricks_reference`): every split of the
+unseen cards replayed through the checked rules, weighted by the policy's
+probability of the other seats' bids only (card plays weigh 1).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import torch
+
+import isz
+from isz.agents.network import NetworkEvaluator
+from isz.belief import SIRBelief, VoidsBelief, make_belief
+from isz.games import tricks_kernel as K
+from isz.nn import ModelConfig, build_model
+from isz.search.evaluator import EvaluatorPolicy, UniformEvaluator, make_search_belief
+from isz.types import IszError
+from tests.belief.tricks_reference import all_consistent, find_views, replay_world, tv
+
+THREE = dict(players=3, suits=3, ranks=4, hand_size=3, trump="card", bidding=True)
+
+
+class BidPolicy:
+    """Full-support policy read from the tensor alone (so the batched and the per-view
+    paths agree): bid ``b`` with weight ``3 ** -|b - h|``, ``h`` the cards of the top
+    two ranks in the initial hand; plays uniform. Counts its batched calls."""
+
+    def __init__(self, game):
+        self.game, self.calls, self.rows = game, 0, 0
+
+    def many(self, tensors, masks):
+        g = self.game
+        self.calls += 1
+        self.rows += len(tensors)
+        ti = int(g.kparams[K.K_T_INIT])
+        high_cards = np.arange(g.num_cards) % g.ranks >= g.ranks - 2
+        high = tensors[:, ti:ti + g.num_cards][:, high_cards].sum(axis=1)
+        bid = np.arange(g.num_actions) - g.num_cards
+        w = np.where(bid >= 0, 3.0 ** -np.abs(bid[None, :] - high[:, None]), 1.0) * masks
+        return w / w.sum(axis=1, keepdims=True)
+
+    def __call__(self, view):
+        mask = np.zeros((1, self.game.num_actions), dtype=np.bool_)
+        mask[0, list(view.legal_actions)] = True
+        return self.many(view.tensor().reshape(1, -1).astype(np.float32), mask)[0]
+
+
+def bids_only(policy):
+    """The reference's policy: ``policy`` at bids, weight 1 for every card play."""
+    def weigh(view):
+        if min(view.legal_actions) >= view.game.num_cards:
+            return policy(view)
+        return np.ones(view.game.num_actions)
+    return weigh
+
+
+@pytest.fixture(scope="module")
+def three():
+    game = isz.make_game("tricks", **THREE)
+    state, view, ref = find_views(game, 0, 10, 120, policy=bids_only(BidPolicy(game)))
+    return game, view, ref
+
+
+def test_law_matches_bid_weighted_posterior(three):
+    game, view, ref = three
+    assert len(view.data) > 5 + game.num_players  # bids made and cards played
+    b = SIRBelief(game, policy=BidPolicy(game), candidates=20_000)
+    worlds = b.sample_many(view, 100_000, np.random.default_rng(1))
+    assert all_consistent(game, view, worlds)
+    assert tv(worlds, game, view, ref) <= 0.03
+    plain = VoidsBelief(game).sample_many(view, 100_000, np.random.default_rng(1))
+    assert tv(plain, game, view, ref) > 0.1  # the bids matter on this view
+    assert 0.2 * 20_000 < b.last_ess < 20_000
+
+
+def bidder_tensors(game, view, world):
+    """The other seats' bid-time tensors in ``world``, by the checked rules."""
+    out = []
+
+    def record(v):
+        if min(v.legal_actions) >= game.num_cards:
+            out.append(np.asarray(v.tensor(), dtype=np.float32).reshape(-1))
+        return np.ones(game.num_actions)
+
+    hands = [int(h) for h in world[K.INIT:K.INIT + game.num_players]]
+    assert replay_world(game, view, hands, record) is not None
+    return out
+
+
+@pytest.mark.parametrize("name,params", [("tricks", THREE), ("oh_hell", {})])
+def test_bid_rows_are_the_bidders_views(name, params):
+    """Template plus written-in hand = the bidder's own tensor, world by world, at
+    a decision of each phase (a later bid, and card play)."""
+    game = isz.make_game(name, **params)
+    rng = np.random.default_rng(5)
+    state, seen = game.new_initial_state(), set()
+    while not state.is_terminal():
+        p = state.current_player()
+        if p < 0:
+            acts = [a for a, _ in state.chance_outcomes()]
+        else:
+            view = state.view(p)
+            b = SIRBelief(game, policy=BidPolicy(game))
+            bids = b.bid_templates(view)
+            if bids:
+                seen.add(int(state.data[K.PHASE]))
+                worlds = b.voids.sample_many(view, 6, rng)
+                rows, masks = b.bid_rows(worlds, bids)
+                for i, w in enumerate(worlds):
+                    want = bidder_tensors(game, view, w)
+                    assert len(want) == len(bids)
+                    for d, t in enumerate(want):
+                        np.testing.assert_array_equal(rows[d * len(worlds) + i], t)
+                assert all(masks[d * len(worlds)].sum() >= 1 for d in range(len(bids)))
+            acts = state.legal_actions()
+        state.apply_action(acts[rng.integers(len(acts))])
+    assert seen == {K.PH_BID, K.PH_PLAY}
+
+
+def test_before_any_other_bid_it_is_voids():
+    game = isz.make_game("oh_hell")
+    state = game.new_initial_state()
+    while state.current_player() < 0:
+        state.apply_action(state.chance_outcomes()[0][0])
+    view = state.view(state.current_player())  # the first bidder
+    pol = BidPolicy(game)
+    got = SIRBelief(game, policy=pol).sample_many(view, 50, np.random.default_rng(2))
+    want = VoidsBelief(game).sample_many(view, 50, np.random.default_rng(2))
+    np.testing.assert_array_equal(got, want)
+    assert pol.calls == 0
+
+
+def test_one_policy_call_a_view_and_seeded(three):
+    game, view, _ = three
+    pol = BidPolicy(game)
+    b = SIRBelief(game, policy=pol, candidates=64)
+    rng = np.random.default_rng(7)
+    first = np.concatenate([b.sample_many(view, 100, rng) for _ in range(5)])
+    assert pol.calls == 1 and pol.rows == 64 * 2  # two other seats bid before
+    again = SIRBelief(game, policy=BidPolicy(game), candidates=64)
+    rng = np.random.default_rng(7)
+    second = np.concatenate([again.sample_many(view, 100, rng) for _ in range(5)])
+    np.testing.assert_array_equal(first, second)
+    assert len(np.unique(first[:, K.INIT:K.INIT + 3], axis=0)) <= 64
+
+
+def test_planner_belief_gets_the_network_policy():
+    game = isz.make_game("tricks", **THREE)
+    ev = UniformEvaluator(game.num_players)
+    b = make_search_belief("sir", game, ev)
+    assert isinstance(b, SIRBelief) and isinstance(b.policy, EvaluatorPolicy)
+    assert make_search_belief("sir", game, ev, "uniform").policy is None
+
+
+def test_bad_knobs():
+    game = isz.make_game("tricks", **THREE)
+    with pytest.raises(IszError, match="does not support game 'kuhn_poker'"):
+        make_belief("sir", isz.make_game("kuhn_poker"))
+    with pytest.raises(IszError, match="policy must have many"):
+        make_belief("sir", game, policy=lambda v: None)
+    with pytest.raises(IszError, match="candidates"):
+        make_belief("sir", game, candidates=0)
+    with pytest.raises(IszError, match="unknown knob"):
+        make_belief("sir", game, chains=3)
+
+
+def test_planner_with_sir_does_not_see_the_hidden_cards():
+    """Twin states (one view, other hidden hands) at Oh Hell decisions after some
+    bids: the same worlds, and the network planner (engine=so_ismcts) the same move."""
+    game = isz.make_game("oh_hell")
+    torch.manual_seed(0)
+    ev = NetworkEvaluator(build_model(game, ModelConfig(width=16, depth=1)), "cpu")
+    for seed, steps in [(0, 2), (1, 3), (2, 12)]:  # second bidder, third, card play
+        rng = np.random.default_rng(seed)
+        state = game.new_initial_state()
+        while state.current_player() < 0 or steps:
+            if state.current_player() >= 0:
+                steps -= 1
+            acts = state.legal_actions() or [a for a, _ in state.chance_outcomes()]
+            state.apply_action(acts[rng.integers(len(acts))])
+        p = state.current_player()
+        twin = VoidsBelief(game).sample(state.view(p), rng)
+        assert twin.view(p).key == state.view(p).key
+        assert not np.array_equal(twin.data, state.data)
+        worlds = [make_search_belief("sir", game, ev).sample_many(
+            s.view(p), 300, np.random.default_rng(seed)) for s in (state, twin)]
+        np.testing.assert_array_equal(worlds[0], worlds[1])
+        acts = [isz.make_agent("puct_ismcts", game, evaluator=ev, engine="so_ismcts",
+                               belief="sir", iterations=200).act(
+            s.view(p), np.random.default_rng(seed)) for s in (state, twin)]
+        assert acts[0] == acts[1]
