@@ -225,6 +225,19 @@ PYEOF
       knobs.planner.engine=so_ismcts \
       output=docs/results/eq_oh_hell_teacher_long_so_root_shuffle_equal_time_0.5_100deals.json
     $PY scripts/bench.py --only belief > docs/results/bench_belief_shuffle.jsonl
+    # the planner's belief: voids deals resampled by the network's probability of the
+    # other seats' bids (belief=sir, 128 candidates a view); the 200-deal screen first
+    $PY scripts/evaluate.py checkpoint=$long $t deals=200 time_per_move=0.05 \
+      knobs.planner.engine=so_ismcts knobs.planner.belief=sir \
+      output=docs/results/eq_oh_hell_teacher_long_so_root_sir_equal_time_0.05_200deals.json
+    for b in 0.05 0.02; do
+      $PY scripts/evaluate.py checkpoint=$long $t deals=1000 time_per_move=$b \
+        knobs.planner.engine=so_ismcts knobs.planner.belief=sir \
+        output=docs/results/eq_oh_hell_teacher_long_so_root_sir_equal_time_$b.json
+    done
+    $PY scripts/evaluate.py checkpoint=$long $t deals=1000 iterations=256 \
+      knobs.planner.engine=so_ismcts knobs.planner.belief=sir \
+      output=docs/results/eq_oh_hell_teacher_long_so_root_sir_equal_sims_256.json
     # one decision of each (tricks, Oh Hell; 1,000 simulations) beside so_ismcts
     for e in playout search; do
       $PY scripts/bench.py --only planner --planner-games tricks,oh_hell --planner-lanes 16 \

@@ -14,7 +14,7 @@ searcher, the other seats share a zero sum, for own-entry value heads), ``root_s
 (``puct``, default, or ``uniform``: root moves visited in turn, for unbiased root
 values; needs ``final=mirror``), ``belief`` (name
 or `Belief`, default uniform), ``belief_policy`` (``network``: a belief that takes
-a policy — posterior, gibbs — weighs histories by the evaluator's priors; or
+a policy — posterior, gibbs, sir — weighs histories by the evaluator's priors; or
 ``uniform``),
 ``final`` (``most_visits``, ``visit_distribution``, or ``mirror``: the improved
 policy ``softmax(log P + mirror_eta * q)`` of `PUCTBatch.mirror_policy`, played

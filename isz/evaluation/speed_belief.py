@@ -161,16 +161,18 @@ def gibbs_burn_in_tv(burn_ins=(0, 1, 2, 5, 10, 20, 50), chains: int = 20000, voi
     return rows
 
 
-def decision_cost(shuffle: bool, games: int = 4, seed: int = 0) -> list[dict]:
+def decision_cost(belief: str = "voids", shuffle: bool = True, games: int = 4,
+                  seed: int = 0) -> list[dict]:
     """ms for the first world of each decision of ``games`` seeded random Oh Hell
-    games (a new view: constraints, and tables unless the shuffle path is taken), as
-    a search pays it once a decision; rows ``first_world_ms_mean`` and ``_max``."""
+    games (a new view: constraints, and tables unless the shuffle path is taken; for
+    ``sir`` also its policy call), as a search pays it once a decision; rows
+    ``first_world_ms_mean`` and ``_max``."""
     game = isz.make_game("oh_hell")
     VoidsBelief(game).sample_many(find_view(game, 0), 1, np.random.default_rng(0))  # compile
     costs = []
     for g in range(games):
         rng = np.random.default_rng(seed + g)
-        b, state = VoidsBelief(game, shuffle=shuffle), game.new_initial_state()
+        b, state = _cost_belief(game, belief, shuffle), game.new_initial_state()
         while not state.is_terminal():
             if state.current_player() < 0:
                 state.apply_action(state.sample_chance(rng))
@@ -180,15 +182,34 @@ def decision_cost(shuffle: bool, games: int = 4, seed: int = 0) -> list[dict]:
             b.sample_many(view, 1, rng)
             costs.append(1e3 * (time.perf_counter() - t))
             state.apply_action(int(rng.choice(view.legal_actions)))
-    return [_row("oh_hell", "voids", -1, f"first_world_ms_{k}", round(float(f(costs)), 3),
+    return [_row("oh_hell", belief, -1, f"first_world_ms_{k}", round(float(f(costs)), 3),
                  shuffle=shuffle, decisions=len(costs))
             for k, f in (("mean", np.mean), ("max", np.max))]
 
 
+def _cost_belief(game, belief: str, shuffle: bool):
+    """``voids``, or ``sir`` (128 candidates) weighing the bids by a network of the
+    trained Oh Hell planner's shape (width 256, depth 2; random weights cost the
+    same), one torch thread, CPU."""
+    if belief == "voids":
+        return VoidsBelief(game, shuffle=shuffle)
+    import torch
+
+    from isz.agents.network import NetworkEvaluator
+    from isz.nn import ModelConfig, build_model
+    from isz.search.evaluator import make_search_belief
+
+    torch.manual_seed(0)
+    torch.set_num_threads(1)
+    net = NetworkEvaluator(build_model(game, ModelConfig(width=256, depth=2)), "cpu")
+    return make_search_belief({"name": belief, "shuffle": shuffle}, game, net)
+
+
 def belief_rows(voids=(0, 2, 4), n: int = 20000, chains: int = 20000) -> list[dict]:
     """Every belief row: speeds and rejection rates per void count, the first world's
-    cost a decision with and without the shuffle path, then the Gibbs burn-in table."""
-    rows = decision_cost(True) + decision_cost(False)
+    cost a decision (voids with and without the shuffle path, sir with a network's
+    policy), then the Gibbs burn-in table."""
+    rows = decision_cost("voids", True) + decision_cost("voids", False) + decision_cost("sir")
     for k in voids:
         rows += [sampling_speed(b, k, n=n) for b in ("uniform", "voids", "gibbs")]
         rows.append(rejection_rate(k, n=n))

@@ -88,7 +88,7 @@ def make_search_belief(spec: str | Mapping, game, evaluator: Evaluator | None,
                        policy: str = "network"):
     """Belief ``spec`` (a name, or ``{"name": ..., **knobs}``) for ``game``;
     ``policy="network"`` weighs histories by the evaluator's priors when the
-    belief takes a policy (posterior, gibbs, particle, bayes) and an evaluator
+    belief takes a policy (posterior, gibbs, sir, particle, bayes) and an evaluator
     is given, ``"uniform"`` leaves the belief's default."""
     check_choice("belief policy", policy, ("network", "uniform"))
     name, knobs = belief_spec(spec)

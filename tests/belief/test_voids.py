@@ -114,11 +114,12 @@ def test_unsupported_game_and_bad_knobs():
 def test_decision_cost_rows_cover_a_whole_game():
     """The bench's per-decision cost: both paths, every decision of the game."""
     from isz.evaluation.speed_belief import decision_cost
-    for shuffle in (True, False):
-        mean, top = decision_cost(shuffle, games=1)
+    for belief, shuffle in [("voids", True), ("voids", False), ("sir", True)]:
+        mean, top = decision_cost(belief, shuffle, games=1)
         assert mean["metric"] == "first_world_ms_mean" and top["metric"] == "first_world_ms_max"
         assert mean["decisions"] == top["decisions"] >= 30  # 3 bids and 30 cards
         assert 0 < mean["value"] <= top["value"] and mean["shuffle"] == shuffle
+        assert mean["belief"] == belief
 
 
 @pytest.mark.parametrize("belief", ["voids", "gibbs"])
