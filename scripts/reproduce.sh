@@ -238,6 +238,10 @@ PYEOF
     $PY scripts/evaluate.py checkpoint=$long $t deals=1000 iterations=256 \
       knobs.planner.engine=so_ismcts knobs.planner.belief=sir \
       output=docs/results/eq_oh_hell_teacher_long_so_root_sir_equal_sims_256.json
+    $PY scripts/evaluate.py checkpoint=$long $t deals=100 time_per_move=0.5 \
+      knobs.planner.engine=so_ismcts knobs.planner.belief=sir \
+      output=docs/results/eq_oh_hell_teacher_long_so_root_sir_equal_time_0.5_100deals.json
+    $PY scripts/bench.py --only belief > docs/results/bench_belief_sir.jsonl
     # one decision of each (tricks, Oh Hell; 1,000 simulations) beside so_ismcts
     for e in playout search; do
       $PY scripts/bench.py --only planner --planner-games tricks,oh_hell --planner-lanes 16 \
