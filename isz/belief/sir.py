@@ -85,7 +85,9 @@ class SIRBelief(Belief):
         in bid order (cached per seat and public bidding)."""
         if not self.game.params.get("bidding"):
             return []
-        own, dealt, dealer, tcard, bids, plays = parse_view(view)
+        _, _, dealer, tcard, bids, _ = parse_view(view)
+        if not bids:
+            return []
         key = (view.player, dealer, tcard, bids)
         if key not in self._templates:
             while len(self._templates) >= _KEEP:
@@ -110,8 +112,7 @@ class SIRBelief(Belief):
                 mask[list(v.legal_actions)] = True
                 out.append((p, int(action), row, mask))
 
-        if parse_view(view)[4]:
-            replay(g, view, world.data[K.INIT:K.INIT + g.num_players], visit)
+        replay(g, view, world.data[K.INIT:K.INIT + g.num_players], visit)
         return out
 
     def _hand_entries(self) -> np.ndarray:
@@ -152,4 +153,3 @@ class SIRBelief(Belief):
             raise IszError("policy gives every candidate deal probability 0 for the bids "
                            "taken: it must give every legal bid some probability")
         return logw
-
