@@ -32,12 +32,10 @@ import numpy as np
 
 from isz.belief.base import Belief
 from isz.belief.tricks_constraints import check_tricks, parse_view, replay
-from isz.belief.voids import VoidsBelief
+from isz.belief.voids import VoidsBelief, _trim
 from isz.games import tricks_kernel as K
 from isz.games.base import Game, View
 from isz.types import IszError, check_int
-
-_KEEP = 16  # bid templates cached (one per hand's bidding, per seat)
 
 
 class SIRBelief(Belief):
@@ -90,8 +88,7 @@ class SIRBelief(Belief):
             return []
         key = (view.player, dealer, tcard, bids)
         if key not in self._templates:
-            while len(self._templates) >= _KEEP:
-                self._templates.pop(next(iter(self._templates)))
+            _trim(self._templates)
             self._templates[key] = self._find_templates(view)
         return self._templates[key]
 
