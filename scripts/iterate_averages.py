@@ -1,7 +1,7 @@
 """Exact exploitability of a run's last iterate and of averages of its iterates.
 
     .venv/bin/python scripts/iterate_averages.py runs/leduc_nash_magnet_s* --from 30 50 \\
-        --output docs/results/leduc_iterate_averages.json
+        --output docs/results/nash/leduc_iterate_averages.json
 
 For each run folder (numbered checkpoints of every iteration, as with
 ``trainer.checkpoint_every=1``) and each first iteration S, the raw networks'

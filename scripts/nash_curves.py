@@ -1,8 +1,8 @@
 """Exploitability against work done: training runs next to OpenSpiel's CFR.
 
     .venv/bin/python scripts/nash_curves.py --run "kuhn_nash=runs/kuhn_nash_s*" \\
-        --run "magnet=runs/kuhn_magnet_s*" --output docs/results/kuhn_nash_curves \\
-        --png docs/kuhn_nash_curves.png
+        --run "magnet=runs/kuhn_magnet_s*" --output docs/results/nash/kuhn_nash_curves \\
+        --png docs/results/nash/kuhn_nash_curves.png
 
 Each ``--run LABEL=GLOB`` names the run folders of one recipe (one per training
 seed); their ``metrics.jsonl`` give, at every evaluated iteration, the exact

@@ -1,7 +1,7 @@
 """Exact exploitability of final checkpoints: raw network and planner, over seeds.
 
     .venv/bin/python scripts/nash_table.py --run "magnet=runs/kuhn_magnet_s*" \\
-        --planner-seeds 0 1 2 3 4 --output docs/results/kuhn_nash_table.json
+        --planner-seeds 0 1 2 3 4 --output docs/results/nash/kuhn_nash_table.json
 
 For each ``--run LABEL=GLOB`` (one run folder per training seed) it loads every
 run's ``checkpoints/<--checkpoint>`` (default ``last.pt``: the final iterate,

@@ -100,7 +100,7 @@ PYEOF
       seed=1 progress=false output=results/oh_hell_equal_time_0.02.json
     $PY scripts/evaluate.py checkpoint=$ck $three deals=200 time_per_move=0.1 workers=2 \
       seed=1 progress=false output=results/oh_hell_equal_time_0.1.json
-    # lower-noise value targets (docs/results.md section 4): the offline probe, then
+    # lower-noise value targets (docs/results/oh_hell.md): the offline probe, then
     # experiment=oh_hell_q (rollout self-play, root-value targets on own entries only)
     $PY scripts/value_probe.py play --games 1024 --seed 0 --out results/oh_rollout_1024.npz
     $PY scripts/value_probe.py fit results/oh_rollout_1024.npz --test-games 128 \
@@ -109,20 +109,20 @@ PYEOF
     ck=runs/oh_hell_q/checkpoints/last.pt
     q="$three knobs.planner.value_view=own workers=2 seed=1 progress=false"
     $PY scripts/evaluate.py checkpoint=$ck $q deals=1000 time_per_move=0.02 \
-      output=docs/results/eq_oh_hell_v3_equal_time_0.02.json
+      output=docs/results/oh_hell/eq_oh_hell_v3_equal_time_0.02.json
     $PY scripts/evaluate.py checkpoint=$ck $q deals=1000 iterations=32 \
-      output=docs/results/eq_oh_hell_v3_equal_sims_32.json
+      output=docs/results/oh_hell/eq_oh_hell_v3_equal_sims_32.json
     $PY scripts/evaluate.py checkpoint=$ck $q deals=200 iterations=256 \
-      output=docs/results/eq_oh_hell_v3_equal_sims_256.json
+      output=docs/results/oh_hell/eq_oh_hell_v3_equal_sims_256.json
     # leaf values mixed with a random playout (the 100-deal rows: m=0.5 also at 256 sims)
     for m in 0.5 0.75 1.0; do
       $PY scripts/evaluate.py checkpoint=$ck $q knobs.planner.leaf_mix=$m deals=100 \
-        time_per_move=0.02 output=docs/results/eq_oh_hell_v3_mix${m}_equal_time_0.02_100deals.json
+        time_per_move=0.02 output=docs/results/oh_hell/eq_oh_hell_v3_mix${m}_equal_time_0.02_100deals.json
     done
     $PY scripts/evaluate.py checkpoint=$ck $q knobs.planner.leaf_mix=0.5 deals=100 \
-      iterations=256 output=docs/results/eq_oh_hell_v3_mix0.5_equal_sims_256_100deals.json
+      iterations=256 output=docs/results/oh_hell/eq_oh_hell_v3_mix0.5_equal_sims_256_100deals.json
     $PY scripts/evaluate.py checkpoint=$ck $q knobs.planner.leaf_mix=1.0 deals=1000 \
-      time_per_move=0.02 output=docs/results/eq_oh_hell_v3_mix1_equal_time_0.02.json
+      time_per_move=0.02 output=docs/results/oh_hell/eq_oh_hell_v3_mix1_equal_time_0.02.json
     # expansion threshold (knobs.planner.expand_after=n: a leaf's first n-1 visits are random
     # playouts, no network call), on a retrain of experiment=oh_hell_q (same command, seed 0:
     # "v3b"): the speed rows, a 100-deal screen at 0.02 s, then the chosen (tree, n) at
@@ -130,33 +130,33 @@ PYEOF
     for tr in "so --planner-expand-after 1,4,16,64" "mo --planner-expand-after 1,16"; do
       $PY scripts/bench.py --only planner --planner-games tricks,oh_hell --planner-lanes 16 \
         --planner-leaf-mix 1 --planner-iterations 1000 --planner-tree $tr \
-        --out docs/results/bench_expand_after.jsonl
+        --out docs/results/speed/bench_expand_after.jsonl
     done
     x="$q knobs.planner.leaf_mix=1.0"
     for tn in so:16 so:64 so:4 so:1 mo:16; do
       $PY scripts/evaluate.py checkpoint=$ck $x knobs.planner.tree=${tn%:*} \
         knobs.planner.expand_after=${tn#*:} deals=100 time_per_move=0.02 \
-        output=docs/results/eq_oh_hell_v3b_${tn%:*}_n${tn#*:}_equal_time_0.02_100deals.json
+        output=docs/results/oh_hell/eq_oh_hell_v3b_${tn%:*}_n${tn#*:}_equal_time_0.02_100deals.json
     done
     $PY scripts/evaluate.py checkpoint=$ck $x knobs.planner.tree=so knobs.planner.expand_after=4 \
-      deals=1000 time_per_move=0.02 output=docs/results/eq_oh_hell_v3b_so_n4_equal_time_0.02.json
+      deals=1000 time_per_move=0.02 output=docs/results/oh_hell/eq_oh_hell_v3b_so_n4_equal_time_0.02.json
     x="$x knobs.planner.tree=mo"
     $PY scripts/evaluate.py checkpoint=$ck $x knobs.planner.expand_after=16 deals=1000 \
-      time_per_move=0.02 output=docs/results/eq_oh_hell_v3b_mo_n16_equal_time_0.02.json
+      time_per_move=0.02 output=docs/results/oh_hell/eq_oh_hell_v3b_mo_n16_equal_time_0.02.json
     $PY scripts/evaluate.py checkpoint=$ck $x knobs.planner.expand_after=16 deals=300 \
-      time_per_move=0.05 output=docs/results/eq_oh_hell_v3b_mo_n16_equal_time_0.05_300deals.json
+      time_per_move=0.05 output=docs/results/oh_hell/eq_oh_hell_v3b_mo_n16_equal_time_0.05_300deals.json
     for n in 16 1; do
       $PY scripts/evaluate.py checkpoint=$ck $x knobs.planner.expand_after=$n deals=200 \
-        iterations=256 output=docs/results/eq_oh_hell_v3b_mo_n${n}_equal_sims_256_200deals.json
+        iterations=256 output=docs/results/oh_hell/eq_oh_hell_v3b_mo_n${n}_equal_sims_256_200deals.json
     done
     # the mo tree's root splits through a hash index: one decision at 1,000 and 4,000 sims
     for it in 1000 4000; do
       $PY scripts/bench.py --only planner --planner-games tricks,oh_hell --planner-lanes 16 \
         --planner-leaf-mix 1 --planner-iterations $it --planner-tree mo \
-        --planner-expand-after 1,16 --out docs/results/bench_child_index.jsonl
+        --planner-expand-after 1,16 --out docs/results/speed/bench_child_index.jsonl
       # the rollout mo_ismcts through the same index (the "before" rows: commit 45637f1)
       $PY scripts/bench.py --only search --games oh_hell,tricks --agents so_ismcts,mo_ismcts \
-        --iterations $it --reps 3 >> docs/results/bench_mo_ismcts_index.jsonl
+        --iterations $it --reps 3 >> docs/results/speed/bench_mo_ismcts_index.jsonl
     done
     # distilled from rollout so_ismcts (selfplay.teacher=so_ismcts, 2,000 iterations a move;
     # the planner as recorded: leaf_mix=1, expand_after=16, mo tree, value_view=own); then
@@ -165,10 +165,10 @@ PYEOF
     for run in oh_hell_teacher oh_hell_teacher_long; do
       $PY scripts/train.py experiment=$run logger.progress=false
       $PY scripts/evaluate.py checkpoint=runs/$run/checkpoints/last.pt $t deals=1000 \
-        iterations=256 output=docs/results/eq_${run}_equal_sims_256.json
+        iterations=256 output=docs/results/oh_hell/eq_${run}_equal_sims_256.json
       for b in 0.02 0.05; do
         $PY scripts/evaluate.py checkpoint=runs/$run/checkpoints/last.pt $t deals=1000 \
-          time_per_move=$b output=docs/results/eq_${run}_equal_time_$b.json
+          time_per_move=$b output=docs/results/oh_hell/eq_${run}_equal_time_$b.json
       done
     done
     ck=runs/oh_hell_teacher/checkpoints/last.pt
@@ -177,11 +177,11 @@ PYEOF
     $PY scripts/evaluate.py game=oh_hell "agents=[mo_ismcts,so_ismcts,pimc]" \
       knobs.mo_ismcts.belief=voids knobs.so_ismcts.belief=voids knobs.pimc.belief=voids \
       deals=1000 time_per_move=0.02 workers=2 seed=1 progress=false \
-      output=docs/results/eq_oh_hell_mo_ismcts_index_equal_time_0.02.json
+      output=docs/results/oh_hell/eq_oh_hell_mo_ismcts_index_equal_time_0.02.json
     # in play: the policy-weighted gibbs belief, 8 worlds a decision (knob worlds)
     $PY scripts/evaluate.py checkpoint=$long $t deals=200 time_per_move=0.05 \
       knobs.planner.belief=gibbs knobs.planner.worlds=8 \
-      output=docs/results/eq_oh_hell_teacher_long_gibbs_w8_equal_time_0.05_200deals.json
+      output=docs/results/oh_hell/eq_oh_hell_teacher_long_gibbs_w8_equal_time_0.05_200deals.json
     # deeper than one level: below the threshold the search goes on (a 200-deal screen
     # at 0.02 s, mo and so trees, then 1,000 deals), or rollout so_ismcts led at its
     # root by the priors (engine=so_ismcts); each at 0.02 s and at 256 simulations
@@ -189,21 +189,21 @@ PYEOF
       $PY scripts/evaluate.py checkpoint=$long $t deals=200 time_per_move=0.02 \
         knobs.planner.below_threshold=search knobs.planner.tree=${tn%:*} \
         knobs.planner.expand_after=${tn#*:} \
-        output=docs/results/eq_oh_hell_teacher_long_search_${tn%:*}_n${tn#*:}_equal_time_0.02_200deals.json
+        output=docs/results/oh_hell/eq_oh_hell_teacher_long_search_${tn%:*}_n${tn#*:}_equal_time_0.02_200deals.json
     done
     $PY scripts/evaluate.py checkpoint=$long $t deals=200 iterations=256 \
       knobs.planner.below_threshold=search \
-      output=docs/results/eq_oh_hell_teacher_long_search_mo_n16_equal_sims_256_200deals.json
+      output=docs/results/oh_hell/eq_oh_hell_teacher_long_search_mo_n16_equal_sims_256_200deals.json
     for k in search:below_threshold=search so_root:engine=so_ismcts; do
       $PY scripts/evaluate.py checkpoint=$long $t deals=1000 time_per_move=0.02 \
-        knobs.planner.${k#*:} output=docs/results/eq_oh_hell_teacher_long_${k%%:*}_equal_time_0.02.json
+        knobs.planner.${k#*:} output=docs/results/oh_hell/eq_oh_hell_teacher_long_${k%%:*}_equal_time_0.02.json
       $PY scripts/evaluate.py checkpoint=$long $t deals=1000 iterations=256 \
-        knobs.planner.${k#*:} output=docs/results/eq_oh_hell_teacher_long_${k%%:*}_equal_sims_256.json
+        knobs.planner.${k#*:} output=docs/results/oh_hell/eq_oh_hell_teacher_long_${k%%:*}_equal_sims_256.json
     done
     for b in 0.005 0.01; do  # below 0.02 s: so_ismcts starved at the bids by its belief
       $PY scripts/evaluate.py checkpoint=$long $t deals=1000 time_per_move=$b \
         knobs.planner.engine=so_ismcts \
-        output=docs/results/eq_oh_hell_teacher_long_so_root_equal_time_$b.json
+        output=docs/results/oh_hell/eq_oh_hell_teacher_long_so_root_equal_time_$b.json
     done
     # the root's PUCT means mixed with the network's value of the view after each
     # move (knobs.planner.value_mix; 200-deal screen at 0.02 s, run before the shuffle
@@ -211,7 +211,7 @@ PYEOF
     for v in 0.5 1.0 0.25 0; do
       $PY scripts/evaluate.py checkpoint=$long $t deals=200 time_per_move=0.02 \
         knobs.planner.engine=so_ismcts knobs.planner.value_mix=$v \
-        output=docs/results/eq_oh_hell_teacher_long_so_root_vmix${v}_equal_time_0.02_200deals.json
+        output=docs/results/oh_hell/eq_oh_hell_teacher_long_so_root_vmix${v}_equal_time_0.02_200deals.json
     done
     # the voids belief's shuffle path where no void binds (every agent's belief; the
     # rows above ran before it, commit 98c201a's parent): the so_root rows again, and
@@ -219,62 +219,62 @@ PYEOF
     for b in 0.02 0.05 0.01 0.005; do
       $PY scripts/evaluate.py checkpoint=$long $t deals=1000 time_per_move=$b \
         knobs.planner.engine=so_ismcts \
-        output=docs/results/eq_oh_hell_teacher_long_so_root_shuffle_equal_time_$b.json
+        output=docs/results/oh_hell/eq_oh_hell_teacher_long_so_root_shuffle_equal_time_$b.json
     done
     $PY scripts/evaluate.py checkpoint=$long $t deals=100 time_per_move=0.5 \
       knobs.planner.engine=so_ismcts \
-      output=docs/results/eq_oh_hell_teacher_long_so_root_shuffle_equal_time_0.5_100deals.json
-    $PY scripts/bench.py --only belief > docs/results/bench_belief_shuffle.jsonl
+      output=docs/results/oh_hell/eq_oh_hell_teacher_long_so_root_shuffle_equal_time_0.5_100deals.json
+    $PY scripts/bench.py --only belief > docs/results/speed/bench_belief_shuffle.jsonl
     # the planner's belief: voids deals resampled by the network's probability of the
     # other seats' bids (belief=sir, 128 candidates a view); the 200-deal screen first
     $PY scripts/evaluate.py checkpoint=$long $t deals=200 time_per_move=0.05 \
       knobs.planner.engine=so_ismcts knobs.planner.belief=sir \
-      output=docs/results/eq_oh_hell_teacher_long_so_root_sir_equal_time_0.05_200deals.json
+      output=docs/results/oh_hell/eq_oh_hell_teacher_long_so_root_sir_equal_time_0.05_200deals.json
     for b in 0.05 0.02; do
       $PY scripts/evaluate.py checkpoint=$long $t deals=1000 time_per_move=$b \
         knobs.planner.engine=so_ismcts knobs.planner.belief=sir \
-        output=docs/results/eq_oh_hell_teacher_long_so_root_sir_equal_time_$b.json
+        output=docs/results/oh_hell/eq_oh_hell_teacher_long_so_root_sir_equal_time_$b.json
     done
     $PY scripts/evaluate.py checkpoint=$long $t deals=1000 iterations=256 \
       knobs.planner.engine=so_ismcts knobs.planner.belief=sir \
-      output=docs/results/eq_oh_hell_teacher_long_so_root_sir_equal_sims_256.json
+      output=docs/results/oh_hell/eq_oh_hell_teacher_long_so_root_sir_equal_sims_256.json
     $PY scripts/evaluate.py checkpoint=$long $t deals=100 time_per_move=0.5 \
       knobs.planner.engine=so_ismcts knobs.planner.belief=sir \
-      output=docs/results/eq_oh_hell_teacher_long_so_root_sir_equal_time_0.5_100deals.json
-    $PY scripts/bench.py --only belief > docs/results/bench_belief_sir.jsonl
+      output=docs/results/oh_hell/eq_oh_hell_teacher_long_so_root_sir_equal_time_0.5_100deals.json
+    $PY scripts/bench.py --only belief > docs/results/speed/bench_belief_sir.jsonl
     # one decision of each (tricks, Oh Hell; 1,000 simulations) beside so_ismcts
     for e in playout search; do
       $PY scripts/bench.py --only planner --planner-games tricks,oh_hell --planner-lanes 16 \
         --planner-leaf-mix 1 --planner-iterations 1000 --planner-tree mo \
         --planner-expand-after 16 --planner-below-threshold $e \
-        >> docs/results/bench_planner_modes.jsonl
+        >> docs/results/speed/bench_planner_modes.jsonl
     done
     $PY scripts/bench.py --only planner --planner-games tricks,oh_hell --planner-lanes 16 \
-      --planner-iterations 1000 --planner-engine so_ismcts >> docs/results/bench_planner_modes.jsonl
+      --planner-iterations 1000 --planner-engine so_ismcts >> docs/results/speed/bench_planner_modes.jsonl
     # the recorded planner at 0.5 s a move (100 deals: about 40 minutes on 2 cores)
     $PY scripts/evaluate.py checkpoint=$long $t deals=100 time_per_move=0.5 \
-      output=docs/results/eq_oh_hell_teacher_long_equal_time_0.5_100deals.json
+      output=docs/results/oh_hell/eq_oh_hell_teacher_long_equal_time_0.5_100deals.json
     # the beliefs' card placement (voids, gibbs, gibbs weighted by the policy)
     $PY scripts/belief_accuracy.py $ck --games 60 --worlds 64 --after-tricks 3 --seed 0 \
-      --output docs/results/oh_hell_belief_accuracy.json
+      --output docs/results/oh_hell/oh_hell_belief_accuracy.json
     # the same PUCT search with random playouts and uniform priors (no network)
     $PY scripts/evaluate.py game=oh_hell "agents=[puct_ismcts,so_ismcts,pimc]" \
       knobs.puct_ismcts.belief=voids knobs.so_ismcts.belief=voids knobs.pimc.belief=voids \
       deals=100 iterations=256 workers=2 seed=1 progress=false \
-      output=docs/results/eq_oh_hell_puct_rollouts_equal_sims_256_100deals.json ;;
+      output=docs/results/oh_hell/eq_oh_hell_puct_rollouts_equal_sims_256_100deals.json ;;
   openspiel)
     # isz vs OpenSpiel's C++ ISMCTS: equal simulations, then equal wall time per move (the
     # OpenSpiel bot's clock covers building its world); oh_hell: one isz agent, two bots
     two="agents=[so_ismcts,openspiel_ismcts]"
     three="agents=[so_ismcts,openspiel_ismcts,openspiel_ismcts]"
     $PY scripts/evaluate.py game=leduc_poker "$two" deals=2000 iterations=1000 seed=1 \
-      progress=false output=docs/results/openspiel_leduc_1000it.json
+      progress=false output=docs/results/speed/openspiel_leduc_1000it.json
     $PY scripts/evaluate.py game=leduc_poker "$two" deals=2000 time_per_move=0.01 seed=1 \
-      progress=false output=docs/results/openspiel_leduc_10ms.json
+      progress=false output=docs/results/speed/openspiel_leduc_10ms.json
     $PY scripts/evaluate.py game=oh_hell "$three" deals=1000 time_per_move=0.01 seed=1 \
-      progress=false output=docs/results/openspiel_oh_hell_10ms.json
+      progress=false output=docs/results/speed/openspiel_oh_hell_10ms.json
     $PY scripts/evaluate.py game=oh_hell "$three" deals=1000 iterations=200 seed=1 workers=2 \
-      progress=false output=docs/results/openspiel_oh_hell_200it.json
+      progress=false output=docs/results/speed/openspiel_oh_hell_200it.json
     # OpenSpiel's objective in oh_hell: mean raw points per agent (200 deals, 200 simulations)
     $PY - <<'PYEOF'
 import numpy as np, isz
@@ -305,13 +305,13 @@ PYEOF
     $PY scripts/train.py game=leduc_poker trainer.iterations=60 trainer.final_eval_deals=10
     ck=runs/leduc_poker/checkpoints/best.pt
     $PY scripts/evaluate.py checkpoint=$ck "agents=[planner,openspiel_ismcts]" deals=1000 \
-      iterations=128 seed=1 progress=false output=docs/results/openspiel_leduc_planner_128it.json
+      iterations=128 seed=1 progress=false output=docs/results/speed/openspiel_leduc_planner_128it.json
     $PY scripts/evaluate.py checkpoint=$ck "agents=[planner,openspiel_ismcts]" deals=1000 \
       time_per_move=0.01 seed=1 progress=false \
-      output=docs/results/openspiel_leduc_planner_10ms.json
+      output=docs/results/speed/openspiel_leduc_planner_10ms.json
     $PY scripts/evaluate.py checkpoint=$ck "agents=[planner,openspiel_ismcts]" deals=1000 \
       time_per_move=0.01 knobs.openspiel_ismcts.time_budget=0.037 seed=1 progress=false \
-      output=docs/results/openspiel_leduc_planner_10ms_os37ms.json ;;
+      output=docs/results/speed/openspiel_leduc_planner_10ms_os37ms.json ;;
   recon-candidates)
     # rollout search on recon variants: so_ismcts vs pimc, cheat_uct vs so_ismcts, vs random
     while read -r name params; do
@@ -332,7 +332,7 @@ EOF
   recon-hard)
     # training (3.6-6.3 min on 2 shared cores; trainer.actors=0: the same checkpoint every
     # time), then the planner (as trained: particle filter whose adversary plays the
-    # network) per seat, 1,000 deals x 2 seats per row, seed 1; copied to docs/results/
+    # network) per seat, 1,000 deals x 2 seats per row, seed 1; copied to docs/results/recon/
     nice -n 10 $PY scripts/train.py experiment=recon_hard
     ck=runs/recon_hard/checkpoints/last.pt
     H="game=recon game_params.slots=5 game_params.turns=15 game_params.fuel=7"
@@ -393,7 +393,7 @@ EOF
     for n in 16 4; do  # the expansion threshold in the recon planner (300-deal screens)
       $PY scripts/recon_eval.py $ck --opponent so_ismcts --deals 300 --seconds 0.02 --seed 1 \
         --planner-knob expand_after=$n \
-        --output docs/results/recon_hard_n${n}_so_ismcts_time_300deals.json
+        --output docs/results/recon/recon_hard_n${n}_so_ismcts_time_300deals.json
     done
     # trained against the exact network filter (self-play's recon believes bayes under the
     # network; 7.3 min), then its planner (as trained) vs so_ismcts at 0.02 s
@@ -412,9 +412,9 @@ EOF
         experiment.run_dir=runs/kuhn_nash_magnet_s$s logger.progress=false
     done
     $PY scripts/nash_table.py --run "kuhn_nash=runs/kuhn_nash_s*" \
-      --run "kuhn_nash_magnet=runs/kuhn_nash_magnet_s*" --output docs/results/kuhn_nash_table.json
+      --run "kuhn_nash_magnet=runs/kuhn_nash_magnet_s*" --output docs/results/nash/kuhn_nash_table.json
     $PY scripts/nash_table.py --run "kuhn_nash_magnet (planner step 2)=runs/kuhn_nash_magnet_s*" \
-      --knob mirror_eta=2.0 --output docs/results/kuhn_nash_magnet_step2_table.json
+      --knob mirror_eta=2.0 --output docs/results/nash/kuhn_nash_magnet_step2_table.json
     for e in 2.0 1.0 0.5 0.25; do   # the planner's step, training seed 0
       $PY scripts/nash_table.py --run "step $e=runs/kuhn_nash_magnet_s0" --knob mirror_eta=$e
     done
@@ -425,10 +425,10 @@ EOF
         trainer.seed=$s experiment.run_dir=runs/kuhn_az_s$s logger.progress=false
     done
     # (the committed figure kept the kuhn_nash, kuhn_nash_magnet and CFR curves of an earlier
-    # JSON and added AlphaZero's: --include docs/results/kuhn_nash_curves.json --cfr-from it)
+    # JSON and added AlphaZero's: --include docs/results/nash/kuhn_nash_curves.json --cfr-from it)
     $PY scripts/nash_curves.py --run "kuhn_nash=runs/kuhn_nash_s*" \
       --run "kuhn_nash_magnet=runs/kuhn_nash_magnet_s*" --run "AlphaZero targets=runs/kuhn_az_s*" \
-      --output docs/results/kuhn_nash_curves --png docs/kuhn_nash_curves.png
+      --output docs/results/nash/kuhn_nash_curves --png docs/results/nash/kuhn_nash_curves.png
     # the ablations (training seed 0; README "How the recipe was found")
     M="search.magnet=network"
     U="search.root_selection=uniform"
@@ -471,25 +471,25 @@ ABLATIONS
       experiment.run_dir=runs/leduc_abl_average_eta10_a02_s0 $K
     $PY scripts/nash_table.py --run "leduc_nash=runs/leduc_nash_s*" \
       --run "leduc_nash_magnet=runs/leduc_nash_magnet_s[01]" --planner-seeds 0 1 2 \
-      --output docs/results/leduc_nash_table.json   # the earlier table: seeds 0-1 x 0-2
+      --output docs/results/nash/leduc_nash_table.json   # the earlier table: seeds 0-1 x 0-2
     $PY scripts/nash_table.py --run "leduc_nash_magnet=runs/leduc_nash_magnet_s*" \
-      --output docs/results/leduc_nash_magnet_table.json
+      --output docs/results/nash/leduc_nash_magnet_table.json
     $PY scripts/average_checkpoints.py runs/leduc_nash_magnet_s* --from 10
     $PY scripts/nash_table.py --run "leduc_nash_magnet, weights averaged from 10=runs/leduc_nash_magnet_s*" \
-      --checkpoint average-from-10.pt --output docs/results/leduc_nash_magnet_average_table.json
+      --checkpoint average-from-10.pt --output docs/results/nash/leduc_nash_magnet_average_table.json
     $PY scripts/nash_table.py \
       --run "leduc_nash_magnet, weights averaged from 10, planner step 0.5=runs/leduc_nash_magnet_s*" \
       --checkpoint average-from-10.pt --knob mirror_eta=0.5 \
-      --output docs/results/leduc_nash_magnet_average_step05_table.json
+      --output docs/results/nash/leduc_nash_magnet_average_step05_table.json
     R=runs/leduc_abl_average_eta10_a02_s0
     $PY scripts/nash_table.py --run "eta 10, alpha 0.02, 150 it, last.pt=$R" \
-      --output docs/results/leduc_abl_average_eta10_last_table.json
+      --output docs/results/nash/leduc_abl_average_eta10_last_table.json
     $PY scripts/nash_table.py --run "eta 10, alpha 0.02, 150 it, average.pt=$R" \
-      --checkpoint average.pt --output docs/results/leduc_abl_average_eta10_table.json
+      --checkpoint average.pt --output docs/results/nash/leduc_abl_average_eta10_table.json
     $PY scripts/iterate_averages.py runs/leduc_nash_magnet_s* --from 1 10 20 50 \
-      --output docs/results/leduc_iterate_averages_magnet.json
+      --output docs/results/nash/leduc_iterate_averages_magnet.json
     $PY scripts/iterate_averages.py $R --from 1 10 20 50 100 \
-      --output docs/results/leduc_iterate_averages_abl_eta10.json
+      --output docs/results/nash/leduc_iterate_averages_abl_eta10.json
     # plain AlphaZero targets for the figure (1.0 min each), evaluated every 10 iterations
     for s in 0 1 2; do
       $PY scripts/train.py game=leduc_poker trainer.iterations=60 trainer.eval_every=10 \
@@ -502,8 +502,8 @@ ABLATIONS
       --run "leduc_nash=runs/leduc_nash_s*" --run "leduc_nash_magnet=runs/leduc_nash_magnet_s*" \
       --average-curve "magnet, weights averaged=runs/leduc_nash_magnet_s*" --average-from 10 \
       --run "AlphaZero targets=runs/leduc_az_s*" \
-      --output docs/results/leduc_nash_curves --png docs/leduc_nash_curves.png
-    # Leduc ablations (seed 0; docs/results/leduc_nash_ablations.json)
+      --output docs/results/nash/leduc_nash_curves --png docs/results/nash/leduc_nash_curves.png
+    # Leduc ablations (seed 0; docs/results/nash/leduc_nash_ablations.json)
     L="experiment=leduc_nash_magnet selfplay.games_per_iteration=1024"
     while read -r name overrides; do
       # shellcheck disable=SC2086  # the overrides are words
@@ -530,7 +530,7 @@ ABLATIONS
       alpha=0.02,eta=10,$M,every=20,$L,avg_from=1,avg_weight=linear \
       alpha=0.05,eta=10,$M,every=40,$L,avg_from=1,avg_weight=linear \
       alpha=0.0,eta=10,$L,avg_from=1,avg_weight=linear \
-      --output docs/results/leduc_mirror_dynamics.json
+      --output docs/results/nash/leduc_mirror_dynamics.json
     S=""
     for seed in 0 1 2; do
       N=noise=0.05,seed=$seed
@@ -543,6 +543,6 @@ ABLATIONS
     done
     S="$S alpha=0.05,eta=10,$M,every=20,$L,avg_from=1,avg_weight=linear,noise=0.1,seed=0"
     # shellcheck disable=SC2086  # the specs are words
-    $PY scripts/mirror_dynamics.py leduc_poker $S --output docs/results/leduc_mirror_dynamics_noise.json ;;
+    $PY scripts/mirror_dynamics.py leduc_poker $S --output docs/results/nash/leduc_mirror_dynamics_noise.json ;;
   *) sed -n 2,13p "$0"; exit 2 ;;
 esac
