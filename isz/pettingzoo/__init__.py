@@ -13,8 +13,8 @@ all zeros unless player_i is to move}``; the action space is
 ``Discrete(num_actions)``. Rewards come once, at the end: the game's returns (in
 [-1, 1]; times ``game.utility_scale`` for natural units such as chips). Chance
 (deals, draws) is played inside the environment from the generator that
-``reset(seed=...)`` seeds. ``render_mode="ansi"``: `render` returns the true
-state as text, for a spectator (no agent gets it).
+``reset(seed=...)`` seeds. ``render_mode="ansi"`` (``"human"``): `render`
+returns (prints) the true state as text, for a spectator (no agent gets it).
 
 Importing this package imports neither PettingZoo nor gymnasium; `env` (and
 `IszAECEnv`) without them raise `IszError` with the install command.

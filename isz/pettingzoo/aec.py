@@ -20,7 +20,7 @@ from isz.games.base import Game, State, View
 from isz.games.registry import make_game
 from isz.types import IszError
 
-RENDER_MODES = ("ansi",)
+RENDER_MODES = ("human", "ansi")
 OBS_LOW, OBS_HIGH = 0.0, 1.0  # isz tensors are one-hot / indicator features
 
 
@@ -88,6 +88,8 @@ class IszAECEnv(AECEnv):
         self.infos = {a: {} for a in self.agents}
         self._skip_agent_selection = None
         self._advance()
+        if self.render_mode == "human":
+            self.render()
 
     def step(self, action) -> None:
         """Apply ``agent_selection``'s action (an `IllegalActionError` if it is not
@@ -101,6 +103,8 @@ class IszAECEnv(AECEnv):
         self._state.apply_action(action)
         self._advance()
         self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
 
     def _advance(self) -> None:
         """Play chance to the next decision or the end; select who acts next."""
@@ -149,13 +153,18 @@ class IszAECEnv(AECEnv):
 
     # -- for people ----------------------------------------------------
     def render(self) -> str | None:
-        """``render_mode="ansi"``: the true state as text, for a spectator (no agent
-        is handed it); None without a render mode."""
+        """The true state as text, for a spectator (no agent is handed it): returned
+        with ``render_mode="ansi"``, printed with ``"human"`` (after every reset and
+        step too); None without a render mode."""
         if self.render_mode is None:
             gymnasium.logger.warn("render() called without a render_mode; "
                                   f"allowed: {', '.join(RENDER_MODES)}")
             return None
-        return "(no game yet)" if self._state is None else str(self._state)
+        text = "(no game yet)" if self._state is None else str(self._state)
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
 
     def close(self) -> None:
         """Nothing to release."""

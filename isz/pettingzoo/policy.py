@@ -89,5 +89,5 @@ def _check_observation(observation, view: View, agent: str) -> None:
     legal = np.flatnonzero(np.asarray(observation["action_mask"])).tolist()
     if legal != sorted(view.legal_actions) or not np.array_equal(
             np.asarray(observation["observation"]), view.tensor()):
-        raise IszError(f"the observation given is not {agent!r}'s current one: pass the "
+        raise IszError(f"the observation given is not the current one of {agent!r}: pass the "
                        "observation env.last() returned for it")

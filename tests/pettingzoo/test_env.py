@@ -11,7 +11,7 @@ import pytest
 
 pytest.importorskip("pettingzoo")
 
-from pettingzoo.test import api_test, seed_test  # noqa: E402
+from pettingzoo.test import api_test, render_test, seed_test  # noqa: E402
 
 import isz  # noqa: E402
 from isz.pettingzoo import env  # noqa: E402
@@ -117,16 +117,23 @@ def test_chance_comes_from_the_reset_seed():
     assert len(set(firsts)) == 3
 
 
-def test_render_and_bad_input():
+def test_render_and_bad_input(capsys):
     e = env("kuhn_poker", render_mode="ansi")
     e.reset(seed=1)
     assert e.render() == str(e.unwrapped._state)
+    render_test(lambda render_mode: env("kuhn_poker", render_mode=render_mode))
+    human = env("kuhn_poker", render_mode="human")
+    capsys.readouterr()
+    human.reset(seed=1)
+    assert capsys.readouterr().out == str(human.unwrapped._state) + "\n"
+    human.step(0)
+    assert capsys.readouterr().out == str(human.unwrapped._state) + "\n"
     quiet = env("kuhn_poker")
     quiet.reset(seed=1)
     with pytest.warns(UserWarning, match="without a render_mode"):
         assert quiet.render() is None  # no render mode: no text
-    with pytest.raises(isz.IszError, match="render_mode 'human' is not supported"):
-        env("kuhn_poker", render_mode="human")
+    with pytest.raises(isz.IszError, match="render_mode 'rgb_array' is not supported"):
+        env("kuhn_poker", render_mode="rgb_array")
     with pytest.raises(isz.IszError, match="game parameters cards given with a built game"):
         env(isz.make_game("kuhn_poker"), cards=3)
     with pytest.raises(isz.IszError, match="unknown game 'chess'"):
