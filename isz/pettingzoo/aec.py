@@ -67,10 +67,12 @@ class IszAECEnv(AECEnv):
 
     # -- spaces --------------------------------------------------------
     def observation_space(self, agent: str) -> spaces.Dict:
-        return self.observation_spaces[self.possible_agents[self._seat(agent)]]
+        self._seat(agent)  # an unknown name: IszError
+        return self.observation_spaces[agent]
 
     def action_space(self, agent: str) -> spaces.Discrete:
-        return self.action_spaces[self.possible_agents[self._seat(agent)]]
+        self._seat(agent)
+        return self.action_spaces[agent]
 
     # -- the AEC loop --------------------------------------------------
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
