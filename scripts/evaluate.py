@@ -96,10 +96,11 @@ def seat_specs(cfg: EvaluateConfig, game: Game) -> list[tuple[str, dict]]:
 
 def budget_knobs(cfg: EvaluateConfig, name: str) -> dict:
     """The search budget of agent ``name``: ``iterations``, or with ``time_per_move``
-    the same wall time for every agent that searches (``time_budget``, no iteration cap)."""
+    the same wall time for every agent that searches (``time_budget`` alone: no
+    iteration cap)."""
     knobs = {} if name == PLANNER else agent_knobs(name)
     if cfg.time_per_move is not None and (name == PLANNER or "time_budget" in knobs):
-        return {"time_budget": cfg.time_per_move, "iterations": None}
+        return {"time_budget": cfg.time_per_move}
     if name == PLANNER or "iterations" in knobs:
         return {"iterations": cfg.iterations}
     return {}

@@ -48,7 +48,7 @@ def measure(path: Path, planner_seeds: list[int], knobs: dict) -> dict:
     """Raw-network and per-seed planner exploitability of one checkpoint."""
     import torch
 
-    from isz.agents.puct_agent import load_planner
+    from isz import load_planner
     from isz.evaluation.exploitability import agent_policy, exploitability
     from isz.search.evaluator import evaluator_policy
 

@@ -53,8 +53,13 @@ class Agent:
     def reset(self) -> None:
         """Forget per-game state (called by the arena before every game)."""
 
-    def __repr__(self) -> str:
+    def describe(self) -> str:
+        """One line: the agent, its game and (where it has them) its budget and the
+        settings that differ from their defaults."""
         return f"{self.name}({self.game!r})"
+
+    def __repr__(self) -> str:
+        return self.describe()
 
 
 class RandomAgent(Agent):

@@ -1,14 +1,10 @@
 """Rollout search agents: PIMC, SO-ISMCTS, MO-ISMCTS and the cheating UCT baseline.
 
-Knobs (all agents): ``iterations`` (per decision, default 1000), ``time_budget``
-(seconds per decision; with ``iterations`` too, whichever ends first), ``c``
-(UCB exploration on scores in [0, 1], default 0.7 as seed 000), ``selection``
-(``ucb`` or ``smooth``: Smooth UCT, Heinrich & Silver 2015, with
-``smooth_params = (eta, gamma, d)``), ``final`` (``most_visits``,
-``best_mean`` or ``visit_distribution``; default most visits, or the visit
-distribution — the average policy — under Smooth UCT). ISMCTS/PIMC also take
-``belief`` (a name or a `Belief`; default the game's uniform sampler); PIMC
-takes ``determinizations`` (worlds to solve and vote over, default 20).
+Their settings (``iterations``, ``time_budget``, ``c``, ``final``, ``selection``,
+``smooth_params``, ``belief``, ``split``, ``determinizations``) are declared in
+`isz.settings.agents` (groups ``SO_ISMCTS``, ``MO_ISMCTS``, ``PIMC``, ``CHEAT_UCT``;
+``docs/configuration.md`` lists them). A ``time_budget`` alone is that time per
+decision, with no iteration cap; with ``iterations`` too, whichever ends first.
 """
 
 from __future__ import annotations
@@ -17,37 +13,30 @@ import time
 
 import numpy as np
 
-from isz.agents.base import Agent
-from isz.agents.knobs import check_knobs, check_search_knobs
+from isz.agents.knobs import ConfiguredAgent
 from isz.agents.registry import register_agent
 from isz.belief import Belief, make_belief
 from isz.games.base import Game, State, View
 from isz.search.driver import NO_SMOOTH, Budget, final_policy, mo_search, so_search, uct_search
-from isz.types import IszError, check_int, seed_from
+from isz.settings import agents as declared
+from isz.types import IszError, seed_from
 
-SEARCH_KNOBS = {"iterations": 1000, "time_budget": None, "c": 0.7, "final": None,
-                "selection": "ucb", "smooth_params": (0.9, 0.1, 0.002)}
-BELIEF_KNOBS = {**SEARCH_KNOBS, "belief": "uniform"}
 Stats = dict[int, tuple[int, float]]
 
 
-class SearchAgent(Agent):
-    """Shared knob handling and final-move rules; subclasses implement `_search`."""
+class SearchAgent(ConfiguredAgent):
+    """Shared settings and final-move rules; subclasses implement `_search`."""
 
-    KNOBS: dict = SEARCH_KNOBS
+    SETTINGS = declared.SO_ISMCTS
 
     def __init__(self, game: Game, **knobs):
-        super().__init__(game)
-        k = check_knobs(self.name, knobs, self.KNOBS)
-        if k["final"] is None:
-            k["final"] = "visit_distribution" if k["selection"] == "smooth" else "most_visits"
-        check_search_knobs(k)
-        self.knobs = k
-        self.c = float(k["c"])
-        self.final = k["final"]
-        self.smooth = tuple(map(float, k["smooth_params"])) if k["selection"] == "smooth" \
-            else NO_SMOOTH
-        self.budget = Budget(iterations=k["iterations"], seconds=k["time_budget"])
+        super().__init__(game, **knobs)
+        k = self.knobs
+        self.c = k["c"]
+        self.final = k["final"] or ("visit_distribution" if k["selection"] == "smooth"
+                                    else "most_visits")
+        self.smooth = k["smooth_params"] if k["selection"] == "smooth" else NO_SMOOTH
+        self.budget = Budget(iterations=self.iterations, seconds=self.time_budget)
         if "belief" in k:
             b = k["belief"]
             self.belief = b if isinstance(b, Belief) else make_belief(b, game)
@@ -86,7 +75,7 @@ class SOISMCTSAgent(SearchAgent):
     """Single-observer ISMCTS (seed 000), availability counts in UCB."""
 
     name = "so_ismcts"
-    KNOBS = BELIEF_KNOBS
+    SETTINGS = declared.SO_ISMCTS
 
     def _search(self, view: View, rng: np.random.Generator) -> Stats:
         tree = so_search(self.game, self._sampler(view, rng), view.player, self.budget,
@@ -99,7 +88,7 @@ class MOISMCTSAgent(SearchAgent):
     branch on their own information state at the root; see `isz.search.mo_ismcts`)."""
 
     name = "mo_ismcts"
-    KNOBS = {**BELIEF_KNOBS, "split": True}
+    SETTINGS = declared.MO_ISMCTS
 
     def _search(self, view: View, rng: np.random.Generator) -> Stats:
         tree = mo_search(self.game, self._sampler(view, rng), view.player, self.budget,
@@ -112,12 +101,11 @@ class PIMCAgent(SearchAgent):
     """Perfect Information Monte Carlo: UCT in sampled worlds, then a vote."""
 
     name = "pimc"
-    KNOBS = {**BELIEF_KNOBS, "determinizations": 20}
+    SETTINGS = declared.PIMC
 
     def __init__(self, game: Game, **knobs):
         super().__init__(game, **knobs)
-        self.determinizations = check_int("determinizations", self.knobs["determinizations"],
-                                          lo=1)
+        self.determinizations = self.knobs["determinizations"]
 
     def _search(self, view: View, rng: np.random.Generator) -> Stats:
         d, t0 = self.determinizations, time.perf_counter()
@@ -142,6 +130,7 @@ class CheatUCTAgent(SearchAgent):
     """Plain UCT on the TRUE state: the cheating baseline that sees every card."""
 
     name = "cheat_uct"
+    SETTINGS = declared.CHEAT_UCT
     cheats = True
 
     def act(self, view: View, rng: np.random.Generator) -> int:
@@ -165,4 +154,4 @@ class CheatUCTAgent(SearchAgent):
 
 
 for _cls in (SOISMCTSAgent, MOISMCTSAgent, PIMCAgent, CheatUCTAgent):
-    register_agent(_cls.name, _cls, _cls.KNOBS)
+    register_agent(_cls.name, _cls, _cls.SETTINGS)

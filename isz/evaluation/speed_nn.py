@@ -89,9 +89,10 @@ def planner_speed(game_name: str, lanes: int, iterations: int = 256, reps: int =
     """Median simulations/s of one decision of the network planner (default network),
     with ``lanes`` simulations in flight per network call (1 = one leaf per call),
     at the position `search_speed` uses, so the two rows compare side by side.
-    ``expand_after``, ``leaf_mix``, ``tree``, ``below_threshold``, ``engine``: the
-    planner knobs; the row also records the evaluator rows per simulation of the
-    last decision (``engine=so_ismcts``: one row a decision)."""
+    ``expand_after``, ``leaf_mix``, ``tree``, ``below_threshold``: the planner
+    settings; ``engine``: ``puct`` (agent puct_ismcts) or ``so_ismcts`` (agent
+    guided_so_ismcts, which takes none of those settings). The row also records the
+    evaluator rows per simulation of the last decision (so_ismcts: one row a decision)."""
     from isz.evaluation.speed import planner_position
 
     torch.set_num_threads(1)
@@ -99,9 +100,12 @@ def planner_speed(game_name: str, lanes: int, iterations: int = 256, reps: int =
     dev = resolve_device(device)
     torch.manual_seed(seed)
     ev = NetworkEvaluator(build_model(game), dev)
-    agent = isz.make_agent("puct_ismcts", game, iterations=iterations, lanes=lanes,
-                           evaluator=ev, expand_after=expand_after, leaf_mix=leaf_mix,
-                           tree=tree, below_threshold=below_threshold, engine=engine)
+    if engine == "so_ismcts":
+        agent = isz.make_agent("guided_so_ismcts", game, iterations=iterations, evaluator=ev)
+    else:
+        agent = isz.make_agent("puct_ismcts", game, iterations=iterations, lanes=lanes,
+                               evaluator=ev, expand_after=expand_after, leaf_mix=leaf_mix,
+                               tree=tree, below_threshold=below_threshold)
     view = planner_position(game, seed)
     agent.act(view, np.random.default_rng(seed))  # compile / warm up
     rates = []

@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from isz.agents.base import Agent
-from isz.agents.puct_agent import load_planner
+from isz.agents.planner import load_planner
 from isz.agents.registry import agent_knobs, make_agent
 from isz.evaluation.table import Ask, Quit, Say, explain_decisions, play_game, report
 from isz.evaluation.table_config import PlayConfig

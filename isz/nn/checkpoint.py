@@ -9,6 +9,9 @@ A checkpoint is one ``torch.save`` of a plain dict::
      "model": state_dict, "optimizer": state_dict or None,
      "counters": {str: int}, "extra": JSON-able values and tensors}
 
+A training run's ``extra["planner"]`` records its planner: ``{"agent": name, **its
+settings}`` (`planner_record`; `isz.load_planner` builds that agent).
+
 Everything is a tensor or a primitive container, so ``torch.load`` never has
 to unpickle code (``weights_only=True``). Saving writes a temporary file in the
 target directory and ``os.replace``s it: a reader never sees half a file.
@@ -125,6 +128,16 @@ def checkpoint_game(ckpt: dict) -> Game:
     if spec["name"] not in game_names() and module:
         import_game_module(module)
     return make_game(spec["name"], **spec["params"])
+
+
+def planner_record(ckpt: dict) -> dict:
+    """The planner a checkpoint (as `load_checkpoint` returns it) records: ``{"agent":
+    name, **settings}``; {} if none (older records may lack ``agent``)."""
+    record = (ckpt.get("extra") or {}).get("planner") or {}
+    if not isinstance(record, dict):
+        raise IszError(f"the checkpoint's planner record is a {type(record).__name__}, "
+                       "not a map of settings")
+    return dict(record)
 
 
 def _reason(e: BaseException) -> str:

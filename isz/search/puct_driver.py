@@ -7,8 +7,6 @@ makes a network forward pass cheap per position (self-play runs B = 64-256).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import numpy as np
 
 from isz.games.base import Game
@@ -17,36 +15,12 @@ from isz.search.driver import Scratch
 from isz.search.evaluator import Evaluator
 from isz.search.puct import NEEDS_EVAL, PLAYOUT, make_puct
 from isz.search.tree import CHILD, LABEL, NONE, SIB, VISITS, ChildIndex, Tree
+from isz.settings.search import OPPONENT_MODES, PUCT_KERNEL
 from isz.types import check_int
 
-POLICY_TARGETS = ("visits", "mirror")
-OPPONENT_MODES = ("puct", "prior", "evaluate")
-ROOT_SELECTIONS = ("puct", "uniform")
-VALUE_VIEWS = ("searcher", "actor", "own")  # see isz.search.puct
-BELOW_THRESHOLD = ("playout", "search")  # PUCTConfig.below_threshold
-LEAF_MIX_ENDS = "0: the network's leaf value, 1: a random playout"  # PUCTConfig.leaf_mix
-
-
-@dataclass(frozen=True)
-class PUCTConfig:
-    """PUCT knobs: exploration, first-play urgency, tree kind, root noise."""
-
-    c_puct: float = 1.5
-    fpu: float = 0.5
-    tree: str = "mo"
-    rollouts: bool = False
-    dirichlet_alpha: float = 0.3
-    dirichlet_eps: float = 0.0
-    opponents: str = "puct"  # puct; prior: opponents play the network policy; evaluate: all do
-    value_view: str = "searcher"  # searcher: the searcher's leaf values from its own view; actor;
-    #   own: as searcher, the other seats share a zero sum (own-entry value heads)
-    root_selection: str = "puct"  # uniform: root moves visited in turn (unbiased root means)
-    leaf_mix: float = 0.0  # m in [0, 1]: leaf value (1 - m) network + m random playout
-    expand_after: int = 1  # n >= 1: a leaf is expanded (evaluated) on its n-th visit; the
-    #   visits before are random playouts (AlphaGo's expansion threshold); 1: every leaf
-    below_threshold: str = "playout"  # n > 1, at a node below n: stop and play out; search:
-    #   go on, uniform priors until the n-th visit; a fresh mo opponent node's move is
-    #   picked in the searcher's tree (so_ismcts's opponent model), see isz.search.puct
+# c_puct, fpu, tree, rollouts, dirichlet_alpha, dirichlet_eps, opponents, value_view,
+# root_selection, leaf_mix, expand_after, below_threshold: declared in isz.settings.search
+PUCTConfig = PUCT_KERNEL.dataclass("PUCTConfig", __name__, frozen=True)
 
 
 class PUCTBatch:

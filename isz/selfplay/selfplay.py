@@ -31,26 +31,26 @@ from isz.search.puct_driver import PUCTBatch, PUCTConfig
 from isz.selfplay.filter_stats import FilterStats, is_filter
 from isz.selfplay.records import GameRecord, Positions
 from isz.selfplay.teacher import TEACHERS, teacher_search
+from isz.settings import Group, Setting
+from isz.settings.agents import BELIEF, BELIEF_POLICY
+from isz.settings.search import MIRROR_ALPHA, MIRROR_ETA, SIMULATIONS, TARGET, TEMPERATURE_MOVES
+from isz.settings.training import (
+    PARALLEL_GAMES,
+    TEACHER,
+    TEACHER_ITERATIONS,
+    VALUE_TARGET_Q,
+    VALUE_TARGET_Q_ROWS,
+)
 from isz.types import seed_from
 
-
-@dataclass(frozen=True)
-class SelfPlayConfig:
-    """Self-play knobs (one line each)."""
-
-    parallel_games: int = 64  # game slots searched in lockstep
-    simulations: int = 64  # PUCT simulations per move
-    temperature_moves: int = 4  # early moves sampled by visit counts, then argmax
-    belief: str | dict = "uniform"  # every seat's sampler: a name, or {"name": ..., **knobs}
-    belief_policy: str = "network"  # network: posterior/gibbs/particle/bayes follow the priors
-    target: str = "visits"  # policy target and move law: visits, or mirror (see PUCTBatch)
-    mirror_eta: float = 2.0  # step size of the mirror target
-    mirror_alpha: float = 0.0  # magnet (uniform) weight of the mirror target
-    value_target_q: float = 0.0  # lam: the actor's value target (1 - lam) z + lam q (records)
-    q_rows: str = "decisions"  # rows mixed: decisions, or all (value-only: next own q)
-    puct: PUCTConfig = PUCTConfig(dirichlet_eps=0.25)
-    teacher: str = "none"  # so_ismcts: rollout SO-ISMCTS searches every move (teacher.py)
-    teacher_iterations: int = 1000  # the teacher's iterations per move
+SELFPLAY_RUN = Group(
+    "SelfPlayConfig", "Self-play settings of one iteration (isz.training.loop builds them "
+    "from the training config, matching names)",
+    [PARALLEL_GAMES, SIMULATIONS, TEMPERATURE_MOVES, BELIEF, BELIEF_POLICY, TARGET, MIRROR_ETA,
+     MIRROR_ALPHA, VALUE_TARGET_Q, VALUE_TARGET_Q_ROWS, TEACHER, TEACHER_ITERATIONS,
+     Setting("puct", object, PUCTConfig(dirichlet_eps=0.25), "the search's settings "
+             "(isz.settings.search.PUCT_KERNEL), root noise on")])
+SelfPlayConfig = SELFPLAY_RUN.dataclass("SelfPlayConfig", __name__, frozen=True)
 
 
 @dataclass
@@ -129,7 +129,8 @@ def play(game: Game, evaluator: Evaluator, cfg: SelfPlayConfig, games: int,
             _to_decision(slot.state, rng)
             if slot.state.is_terminal():
                 slot.record.returns = np.asarray(slot.state.returns(), dtype=np.float32)
-                records.append(slot.record.positions(cfg.value_target_q, cfg.q_rows))
+                records.append(slot.record.positions(cfg.value_target_q,
+                                                      cfg.value_target_q_rows))
                 finals.append(np.repeat(slot.record.returns[None], len(records[-1]), axis=0))
                 stats.games += 1
                 if progress:

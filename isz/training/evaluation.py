@@ -21,28 +21,21 @@ from isz.games.base import Game
 from isz.nn.model import PolicyValueNet
 from isz.progress import Progress
 from isz.search.evaluator import evaluator_policy
+from isz.settings.training import planner_record
 
 
 def planner_knobs(cfg, final: str = "most_visits") -> dict:
-    """`PUCTAgent` knobs of the planner as the run ``cfg`` evaluates it (also stored
-    in every checkpoint, so `isz.load_planner` plays as trained by default). With
-    the ``mirror`` target it plays the mixed improved policy it was trained on (with
-    the step ``search.planner_eta`` when set)."""
-    s = cfg.search
-    return {"iterations": s.simulations, "c_puct": s.c_puct, "fpu": s.fpu, "tree": s.tree,
-            "belief": cfg.belief.spec(), "belief_policy": cfg.belief.policy,
-            "final": "mirror" if s.target == "mirror" else final,
-            "opponents": s.opponents, "value_view": s.value_view,
-            "mirror_eta": s.mirror_eta if s.planner_eta is None else s.planner_eta,
-            "root_selection": s.root_selection, "leaf_mix": float(s.leaf_mix),
-            "expand_after": int(s.expand_after), "below_threshold": s.below_threshold}
+    """The planner as the run ``cfg`` evaluates it: ``{"agent": "puct_ismcts", **its
+    settings}`` (`isz.settings.training.planner_record`), also stored in every
+    checkpoint, so `isz.load_planner` plays as trained by default."""
+    return planner_record(cfg, final)
 
 
 def planner(game: Game, model: PolicyValueNet, cfg, device,
             final: str = "most_visits") -> PUCTAgent:
     """The network-guided planner as it plays in evaluation."""
-    return PUCTAgent(game, evaluator=NetworkEvaluator(model, device),
-                     **planner_knobs(cfg, final))
+    knobs = {k: v for k, v in planner_knobs(cfg, final).items() if k != "agent"}
+    return PUCTAgent(game, evaluator=NetworkEvaluator(model, device), **knobs)
 
 
 def evaluate(game: Game, model: PolicyValueNet, cfg, device, deals: int, seed: int,

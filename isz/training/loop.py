@@ -30,8 +30,10 @@ from isz.nn.model import ModelConfig
 from isz.progress import Progress
 from isz.search.puct_driver import PUCTConfig
 from isz.selfplay import SelfPlayConfig
+from isz.selfplay.selfplay import SELFPLAY_RUN
+from isz.settings.search import PUCT_KERNEL
 from isz.training import run_state
-from isz.training.config import TrainConfig, validate
+from isz.training.config import TrainConfig, belief_policy, belief_spec, validate
 from isz.training.evaluation import evaluate, exploitability_of, planner_knobs
 from isz.training.learner import train_step, value_diagnostics
 from isz.training.logging import RunLogger
@@ -41,21 +43,19 @@ RESULTS = "results.json"  # the final evaluation, in the run folder
 
 
 def _selfplay_cfg(cfg: TrainConfig) -> SelfPlayConfig:
-    s = cfg.search
-    puct = PUCTConfig(c_puct=s.c_puct, fpu=s.fpu, tree=s.tree, dirichlet_alpha=s.dirichlet_alpha,
-                      dirichlet_eps=s.dirichlet_eps, opponents=s.opponents,
-                      value_view=s.value_view, root_selection=s.root_selection,
-                      leaf_mix=float(s.leaf_mix), expand_after=int(s.expand_after),
-                      below_threshold=s.below_threshold)
-    return SelfPlayConfig(parallel_games=cfg.selfplay.parallel_games,
-                          simulations=s.simulations, temperature_moves=s.temperature_moves,
-                          belief=cfg.belief.spec(), belief_policy=cfg.belief.policy,
-                          target=s.target, mirror_eta=s.mirror_eta,
-                          mirror_alpha=s.mirror_alpha,
-                          value_target_q=float(cfg.selfplay.value_target_q),
-                          q_rows=cfg.selfplay.value_target_q_rows, puct=puct,
-                          teacher=cfg.selfplay.teacher,
-                          teacher_iterations=int(cfg.selfplay.teacher_iterations))
+    """The self-play record of ``cfg``: each setting of `SELFPLAY_RUN` and of the search
+    kernel's `PUCT_KERNEL` taken from the training group that has it by name."""
+    groups = (cfg.search, cfg.selfplay)
+
+    def pick(setting) -> dict:
+        have = [g for g in groups if hasattr(g, setting.name)]
+        return {setting.name: setting.validate(getattr(have[0], setting.name))} if have else {}
+
+    puct = PUCTConfig(**{k: v for s in PUCT_KERNEL for k, v in pick(s).items()})
+    own = {"belief": belief_spec(cfg.belief), "belief_policy": belief_policy(cfg.belief),
+           "puct": puct}
+    return SelfPlayConfig(**own, **{k: v for s in SELFPLAY_RUN if s.name not in own
+                                    for k, v in pick(s).items()})
 
 
 def selfplay_cfg_at(cfg: TrainConfig, sp_cfg: SelfPlayConfig, it: int) -> SelfPlayConfig:

@@ -16,11 +16,10 @@ from isz.search.puct_driver import PUCTBatch, PUCTConfig
 from tests.conftest import random_decision
 
 
-def _net_agent(game, seed=0, **knobs):
+def _net_agent(game, seed=0, agent="puct_ismcts", **knobs):
     torch.manual_seed(seed)
     model = build_model(game, ModelConfig(width=16, depth=1))
-    return isz.make_agent("puct_ismcts", game, evaluator=NetworkEvaluator(model, "cpu"),
-                          **knobs)
+    return isz.make_agent(agent, game, evaluator=NetworkEvaluator(model, "cpu"), **knobs)
 
 
 @pytest.mark.parametrize("tree", ["mo", "so"])
@@ -40,12 +39,14 @@ SEARCH_BELOW = {"below_threshold": "search", "expand_after": 3}
 
 
 @pytest.mark.parametrize("name", ["tricks", "kuhn_poker", "leduc_poker", "recon", "oh_hell"])
-@pytest.mark.parametrize("tree,opponents,extra", [
-    ("mo", "puct", {}), ("so", "puct", {}), ("mo", "prior", {}), ("mo", "puct", SEARCH_BELOW),
-    ("so", "puct", SEARCH_BELOW), ("mo", "puct", {"engine": "so_ismcts"}),
-    ("mo", "puct", {"engine": "so_ismcts", "value_mix": 0.5})])
-def test_network_planner_same_view_same_action(name, tree, opponents, extra):
-    """Hidden cards differ, the view is one: the network-guided planner must not tell."""
+@pytest.mark.parametrize("agent,extra", [
+    ("puct_ismcts", {"tree": "mo"}), ("puct_ismcts", {"tree": "so"}),
+    ("puct_ismcts", {"tree": "mo", "opponents": "prior"}),
+    ("puct_ismcts", {"tree": "mo", **SEARCH_BELOW}),
+    ("puct_ismcts", {"tree": "so", **SEARCH_BELOW}),
+    ("guided_so_ismcts", {}), ("guided_so_ismcts", {"value_mix": 0.5})])
+def test_network_planner_same_view_same_action(name, agent, extra):
+    """Hidden cards differ, the view is one: the network-guided planners must not tell."""
     game = isz.make_game(name)
     for seed in range(3):
         rng = np.random.default_rng(seed)
@@ -56,9 +57,11 @@ def test_network_planner_same_view_same_action(name, tree, opponents, extra):
                  if not np.array_equal(w, state.data)]
         twin = twins[0] if twins else state.clone()
         assert twin.view(p).key == view.key
-        knobs = {"iterations": 24, "tree": tree, "opponents": opponents, **extra}
-        a1 = _net_agent(game, **knobs).act(state.view(p), np.random.default_rng(seed))
-        a2 = _net_agent(game, **knobs).act(twin.view(p), np.random.default_rng(seed))
+        knobs = {"iterations": 24, **extra}
+        a1 = _net_agent(game, agent=agent, **knobs).act(state.view(p),
+                                                        np.random.default_rng(seed))
+        a2 = _net_agent(game, agent=agent, **knobs).act(twin.view(p),
+                                                        np.random.default_rng(seed))
         assert a1 == a2
 
 
@@ -101,7 +104,7 @@ def test_bad_puct_knobs():
         isz.make_agent("puct_ismcts", game, c_puct=-1)
     with pytest.raises(isz.IszError, match="root_selection"):
         isz.make_agent("puct_ismcts", game, root_selection="random")
-    with pytest.raises(isz.IszError, match="root_selection='uniform' needs final='mirror'"):
+    with pytest.raises(isz.IszError, match="root_selection=uniform needs final=mirror"):
         isz.make_agent("puct_ismcts", game, root_selection="uniform")
     agent = isz.make_agent("puct_ismcts", game, root_selection="uniform", final="mirror")
     assert agent.cfg.root_selection == "uniform"

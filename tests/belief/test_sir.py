@@ -169,7 +169,7 @@ def test_bad_knobs():
 
 def test_planner_with_sir_does_not_see_the_hidden_cards():
     """Twin states (one view, other hidden hands) at Oh Hell decisions after some
-    bids: the same worlds, and the network planner (engine=so_ismcts) the same move."""
+    bids: the same worlds, and the network planner (guided_so_ismcts) the same move."""
     game = isz.make_game("oh_hell")
     torch.manual_seed(0)
     ev = NetworkEvaluator(build_model(game, ModelConfig(width=16, depth=1)), "cpu")
@@ -188,7 +188,7 @@ def test_planner_with_sir_does_not_see_the_hidden_cards():
         worlds = [make_search_belief("sir", game, ev).sample_many(
             s.view(p), 300, np.random.default_rng(seed)) for s in (state, twin)]
         np.testing.assert_array_equal(worlds[0], worlds[1])
-        acts = [isz.make_agent("puct_ismcts", game, evaluator=ev, engine="so_ismcts",
-                               belief="sir", iterations=200).act(
+        acts = [isz.make_agent("guided_so_ismcts", game, evaluator=ev, belief="sir",
+                               iterations=200).act(
             s.view(p), np.random.default_rng(seed)) for s in (state, twin)]
         assert acts[0] == acts[1]

@@ -83,7 +83,7 @@ def test_equal_time_per_move_with_planner_in_worker_processes(tmp_path):
     assert r.returncode == 0, r.stderr
     out = json.loads((tmp_path / "out.json").read_text())
     assert out["config"]["time_per_move"] == 0.02
-    assert [s["knobs"] for s in out["seats"]] == [{"time_budget": 0.02, "iterations": None}] * 2
+    assert [s["knobs"] for s in out["seats"]] == [{"time_budget": 0.02}] * 2
     for a in out["result"]["agents"]:
         assert a["decisions"] >= 8  # every game has a decision of each seat
         assert a["simulations_per_decision"] > 1

@@ -104,7 +104,7 @@ def test_more_teacher_iterations_sharpen_kuhn_play():
     ({"teacher": "expert"}, r"selfplay.teacher.*expert.*none.*so_ismcts"),
     ({"teacher_iterations": 0}, r"selfplay.teacher_iterations"),
     ({"teacher": "so_ismcts", "rollout_iterations": 3},
-     r"selfplay.rollout_iterations=3 would do nothing"),
+     r"selfplay.rollout_iterations must be 0.*got .*selfplay.rollout_iterations=3"),
 ])
 def test_bad_teacher_knobs_are_named(knobs, words):
     cfg = TrainConfig()

@@ -61,7 +61,8 @@ def test_accumulate_is_the_running_mean_of_the_weights():
 
 @pytest.mark.parametrize("value,message", [
     (-1, "trainer.average_from must be in [0, inf], got -1"),
-    (5, "trainer.average_from=5 is past trainer.iterations=4"),
+    (5, "trainer.average_from must not be past trainer.iterations: the average would never "
+        "start (0 turns it off) (got trainer.average_from=5, trainer.iterations=4)"),
 ])
 def test_bad_average_from_is_named(tmp_path, value, message):
     with pytest.raises(IszError, match=re.escape(message)):

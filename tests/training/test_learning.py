@@ -62,7 +62,7 @@ def test_mirror_alpha_schedule_and_best_key():
 def test_leduc_nash_preset_planner_below_0_30(tmp_path):
     """The final network's planner at 1,024 simulations and a mirror step of 5 (trained
     at 128 simulations, step 2)."""
-    from isz.agents.puct_agent import load_planner
+    from isz import load_planner
     from isz.evaluation.exploitability import agent_policy, exploitability
 
     out = _train(tmp_path / "run", "experiment=leduc_nash", timeout=3600)

@@ -37,7 +37,7 @@ def _cfg(run_dir: Path, iterations: int = 4) -> TrainConfig:
     ({"target": "visits"}, "needs search.target=mirror"),
     ({"mirror_alpha": 0.0}, "needs search.mirror_alpha > 0"),
     ({"root_selection": "greedy"}, "search.root_selection"),
-    ({"planner_eta": 0.0}, "search.planner_eta (or null) must be a number > 0"),
+    ({"planner_eta": 0.0}, "search.planner_eta must be a number > 0 or null"),
     ({"root_selection": "uniform", "magnet": "uniform", "target": "visits"},
      "search.root_selection=uniform needs search.target=mirror"),
 ])
@@ -126,7 +126,7 @@ def test_learned_loop_with_moving_magnet_moves_kuhn_toward_nash(tmp_path):
     budget without it (search.magnet=uniform): 0.146, 0.129, 0.146 for seeds 0-2, so the
     magnet wins on 2 seeds of 3 only, and no ordering is asserted. Bound 0.25: about twice
     the measured value, half the uniform policy's."""
-    from isz.agents.puct_agent import load_planner
+    from isz import load_planner
     from isz.evaluation.exploitability import exploitability, uniform_policy
     from isz.search.evaluator import evaluator_policy
 
@@ -151,7 +151,7 @@ def test_kuhn_nash_magnet_preset_final_checkpoint_below_0_01(tmp_path):
     """The goal of issue 12 on Kuhn: the final checkpoint (not best.pt) of
     ``experiment=kuhn_nash_magnet`` (training seed 0) below 0.01, raw network and
     planner (the mean over planner seeds 0-4); kuhn_nash stays near 0.05."""
-    from isz.agents.puct_agent import load_planner
+    from isz import load_planner
     from isz.evaluation.exploitability import agent_policy, exploitability
     from isz.search.evaluator import evaluator_policy
 

@@ -1,4 +1,4 @@
-"""``engine=so_ismcts``: the rollout SO-ISMCTS loop with the network's priors
+"""``guided_so_ismcts``: the rollout SO-ISMCTS loop with the network's priors
 leading its root (PUCT there, UCB below): one evaluator call a decision."""
 
 from __future__ import annotations
@@ -58,36 +58,82 @@ def test_the_prior_leads_the_root_visits():
         assert led[move] > plain[move]
 
 
-def test_the_planner_engine_makes_one_evaluator_call_a_decision():
+def test_guided_so_ismcts_makes_one_evaluator_call_a_decision():
     game, view = _position(1)
     ev = _Eval(game)
-    agent = isz.make_agent("puct_ismcts", game, iterations=300, evaluator=ev,
-                           engine="so_ismcts")
+    agent = isz.make_agent("guided_so_ismcts", game, iterations=300, evaluator=ev)
     a = agent.act(view, np.random.default_rng(0))
     assert a in view.legal_actions
     assert ev.rows == 1
     assert agent.last_simulations == 300
-    timed = isz.make_agent("puct_ismcts", game, iterations=None, time_budget=0.02,
-                           evaluator=ev, engine="so_ismcts")
+    timed = isz.make_agent("guided_so_ismcts", game, time_budget=0.02, evaluator=ev)
+    assert timed.iterations is None
     assert timed.act(view, np.random.default_rng(0)) in view.legal_actions
     assert timed.last_simulations > 16
 
 
+def test_it_is_the_old_puct_engine_so_ismcts_bit_for_bit():
+    """Its root statistics are those of `so_search` with the evaluator's priors for
+    the view, ``c`` below and ``c_puct`` at the root, seeded as the agent seeds it
+    (what ``puct_ismcts engine=so_ismcts`` ran)."""
+    from isz.search.evaluator import make_search_belief
+    from isz.types import seed_from
+
+    game, view = _position(2)
+    ev = _Eval(game)
+    agent = isz.make_agent("guided_so_ismcts", game, iterations=500, evaluator=ev, c=0.6,
+                           c_puct=2.0)
+    agent.policy(view, np.random.default_rng(4))
+    mask = np.zeros((1, game.num_actions), np.bool_)
+    mask[0, list(view.legal_actions)] = True
+    priors, _ = ev.evaluate(view.tensor().reshape(1, -1), mask)
+    rng = np.random.default_rng(4)
+    belief = make_search_belief("uniform", game, ev)
+    tree = so_search(game, lambda n: belief.sample_many(view, n, rng), 0,
+                     Budget(iterations=500), c=0.6, seed=seed_from(rng),
+                     root_prior=priors[0], c_prior=2.0)
+    assert agent.last_stats == tree.stats(0)
+
+
+def test_without_an_evaluator_the_priors_are_uniform():
+    game, view = _position(3)
+    agent = isz.make_agent("guided_so_ismcts", game, iterations=400)
+    agent.policy(view, np.random.default_rng(1))
+    rng = np.random.default_rng(1)
+    belief = make_belief("uniform", game)
+    from isz.types import seed_from
+
+    prior = np.zeros(game.num_actions)
+    prior[list(view.legal_actions)] = 1 / len(view.legal_actions)
+    tree = so_search(game, lambda n: belief.sample_many(view, n, rng), 0,
+                     Budget(iterations=400), c=0.7, seed=seed_from(rng), root_prior=prior,
+                     c_prior=1.5)
+    assert agent.last_stats == tree.stats(0)
+
+
 @pytest.mark.parametrize("knobs,match", [
-    ({"engine": "so"}, "unknown engine 'so'; allowed: puct, so_ismcts"),
-    ({"engine": "so_ismcts"}, "needs an evaluator"),
-    ({"engine": "so_ismcts", "final": "mirror", "evaluator": "ev"},
-     "final='most_visits' or 'visit_distribution', got 'mirror'"),
-    ({"engine": "so_ismcts", "c": -1, "evaluator": "ev"}, "c must be a number >= 0"),
-    ({"value_mix": 0.5, "evaluator": "ev"}, "value_mix=0.5 needs engine='so_ismcts'"),
-    ({"engine": "so_ismcts", "value_mix": 1.5, "evaluator": "ev"}, "value_mix"),
+    ({"final": "mirror"}, "unknown final-move rule 'mirror'; allowed: most_visits, "
+                          "visit_distribution"),
+    ({"c": -1}, r"c \(exploration constant\) must be a number >= 0"),
+    ({"c_puct": -1}, "c_puct must be a number >= 0"),
+    ({"value_mix": 0.5, "evaluator": None}, "value_mix > 0 needs an evaluator"),
+    ({"value_mix": 1.5}, r"value_mix must be a number in \[0, 1\]"),
+    ({"fpu": 0.5}, "unknown knob.*fpu for agent 'guided_so_ismcts'"),
+    ({"engine": "so_ismcts"}, "unknown knob.*engine"),
+    ({"evaluator": "ev-like"}, "evaluator must be an Evaluator"),
 ])
-def test_bad_engine_knobs_are_named(knobs, match):
+def test_bad_settings_are_named(knobs, match):
     game, _ = _position()
-    if knobs.get("evaluator") == "ev":
-        knobs = {**knobs, "evaluator": _Eval(game)}
+    knobs = {"evaluator": _Eval(game), **knobs}
     with pytest.raises(isz.IszError, match=match):
-        isz.make_agent("puct_ismcts", game, **knobs)
+        isz.make_agent("guided_so_ismcts", game, **knobs)
+
+
+def test_puct_ismcts_takes_no_engine_or_rollout_settings():
+    game, _ = _position()
+    for knobs in ({"engine": "so_ismcts"}, {"c": 0.7}, {"value_mix": 0.5}):
+        with pytest.raises(isz.IszError, match="unknown knob.*for agent 'puct_ismcts'"):
+            isz.make_agent("puct_ismcts", game, **knobs)
 
 
 class _Recording(_Eval):
@@ -109,8 +155,8 @@ def test_value_mix_values_the_own_view_after_each_move_in_one_call():
     game, st = _true_state(1)
     view = st.view(0)
     ev = _Recording(game)
-    agent = isz.make_agent("puct_ismcts", game, iterations=300, evaluator=ev,
-                           engine="so_ismcts", value_mix=0.5)
+    agent = isz.make_agent("guided_so_ismcts", game, iterations=300, evaluator=ev,
+                           value_mix=0.5)
     assert agent.act(view, np.random.default_rng(0)) in view.legal_actions
     assert len(ev.batches) == 1 and ev.rows == 1 + len(view.legal_actions)
     want = [st.child(a).view(0).tensor().ravel() for a in view.legal_actions]
@@ -127,8 +173,8 @@ def test_value_mix_skips_a_decision_whose_moves_end_the_game():
             break
         st.apply_action(int(rng.choice(view.legal_actions)))
     ev = _Eval(game)
-    agent = isz.make_agent("puct_ismcts", game, iterations=50, evaluator=ev,
-                           engine="so_ismcts", value_mix=0.5)
+    agent = isz.make_agent("guided_so_ismcts", game, iterations=50, evaluator=ev,
+                           value_mix=0.5)
     agent.act(view, np.random.default_rng(0))
     assert ev.rows == 1
 

@@ -1,0 +1,273 @@
+"""Settings of `scripts/train.py`: one group per hydra config group (the schema
+`isz.training.config.TrainConfig` is built from these) and the rules between
+settings of different groups (`TRAIN_RULES`, checked by
+`isz.training.config.validate`).
+
+``conf/`` sets only what differs from these defaults: ``conf/game/*.yaml`` and
+``conf/belief/*.yaml`` are the options of their groups, ``conf/experiment/*.yaml``
+the presets.
+"""
+
+from __future__ import annotations
+
+from isz.settings import search as s
+from isz.settings.core import Group, Rule, Setting
+from isz.types import IszError
+
+
+def _agent_names() -> list[str]:
+    from isz.agents import agent_names
+
+    return agent_names()
+
+
+def _belief_names() -> list[str]:
+    from isz.belief import belief_names
+
+    return belief_names()
+
+
+def _teachers() -> tuple[str, ...]:
+    from isz.selfplay.teacher import TEACHERS
+
+    return TEACHERS
+
+
+def _q_rows() -> tuple[str, ...]:
+    from isz.selfplay.records import Q_ROWS
+
+    return Q_ROWS
+
+
+def _opponents(what: str, value) -> list:
+    names = _agent_names()
+    for name in value:
+        if name not in names:
+            raise IszError(f"unknown {what} entry {name!r}; allowed: {', '.join(names)}")
+    return value
+
+
+def policy_beliefs() -> list[str]:
+    """Registered beliefs that take a policy (a ``policy`` knob): the network's, or
+    uniform, as ``belief.policy`` / the agents' ``belief_policy`` say."""
+    from isz.belief.registry import belief_knobs
+
+    return [n for n in _belief_names() if "policy" in belief_knobs(n)]
+
+
+GAME = Group("game", "The game (isz.game_names()); conf/game/NAME.yaml are its options", [
+    Setting("name", str, "tricks", "registered game or preset (isz.game_names())"),
+    Setting("params", dict, {}, "overrides of the game's parameters (make_game checks them)"),
+    Setting("module", str, None, "module defining a game outside isz (examples.goofspiel), "
+            "imported first; it must be importable (the scripts add the launch directory)",
+            null="a game of isz"),
+])
+SEARCH = Group("search", "The PUCT search of self-play and of the planner", [
+    s.SIMULATIONS, s.C_PUCT, s.FPU, s.TREE, s.OPPONENTS, s.VALUE_VIEW, s.ROOT_SELECTION,
+    s.DIRICHLET_ALPHA, s.DIRICHLET_EPS, s.TEMPERATURE_MOVES, s.TARGET, s.MIRROR_ETA,
+    s.MIRROR_ALPHA, s.MIRROR_ALPHA_FINAL, s.MAGNET, s.MAGNET_EVERY, s.PLANNER_ETA, s.LEAF_MIX,
+    s.EXPAND_AFTER, s.BELOW_THRESHOLD,
+])
+BELIEF = Group("belief", "Every seat's determinization sampler; conf/belief/NAME.yaml are "
+               "its options", [
+    Setting("name", str, "uniform", "the belief (isz.belief names)", choices=_belief_names),
+    Setting("policy", str, None, "a belief that takes a policy weighs histories by the "
+            "network's (network) or not (uniform); set only for such a belief",
+            choices=("network", "uniform"), null="network, for a belief that takes one"),
+    Setting("knobs", dict, {}, "the belief's own knobs (its policy comes from belief.policy)"),
+])
+MODEL = Group("model", "The residual MLP", [
+    Setting("width", int, 128, "hidden units of the residual MLP", lo=1),
+    Setting("depth", int, 2, "residual blocks", lo=0),
+])
+PARALLEL_GAMES = Setting("parallel_games", int, 64, "games searched in lockstep (one "
+                         "forward pass a step)", lo=1)
+VALUE_TARGET_Q = Setting("value_target_q", float, 0.0, "lam: the actor's value target is "
+                         "(1 - lam) z + lam q (z: final return, q: its search's root value)",
+                         lo=0, hi=1, ends="0: final return, 1: root value")
+VALUE_TARGET_Q_ROWS = Setting(
+    "value_target_q_rows", str, "decisions", "rows whose own entry mixes in q: decisions, or "
+    "all (a value-only row takes the q of its seat's next decision)", choices=_q_rows)
+TEACHER = Setting("teacher", str, "none", "so_ismcts: every self-play move is searched by "
+                  "rollout SO-ISMCTS (no network) and the network distils its visits and root "
+                  "value", choices=_teachers)
+TEACHER_ITERATIONS = Setting("teacher_iterations", int, 1000, "the teacher's iterations per "
+                             "move", lo=1)
+SELFPLAY = Group("selfplay", "Self-play: games, actors, value targets, teacher", [
+    PARALLEL_GAMES,
+    Setting("games_per_iteration", int, 256, "games played per training iteration", lo=1),
+    Setting("device", str, "cpu", "actors only (trainer.actors >= 1): where they run the "
+            "network (Ray places cuda actors)", choices=("cpu", "cuda")),
+    Setting("gpus_per_actor", float, 0.25, "actors on cuda: the GPU fraction each one asks "
+            "Ray for", lo=0, above=True),
+    Setting("chunk_games", int, 0, "actors only: games per streamed chunk (0: "
+            "parallel_games)", lo=0),
+    VALUE_TARGET_Q, VALUE_TARGET_Q_ROWS,
+    Setting("rollout_iterations", int, 0, "first iterations whose self-play searches with "
+            "random playouts and uniform priors (no network): q informative from the start",
+            lo=0),
+    TEACHER, TEACHER_ITERATIONS,
+])
+TRAINER = Group("trainer", "Learning, evaluation, checkpoints, actors", [
+    Setting("iterations", int, 40, "self-play + learning rounds", lo=1),
+    Setting("steps_per_iteration", int, 100, "gradient steps per iteration", lo=1),
+    Setting("batch_size", int, 256, "positions per gradient step", lo=1),
+    Setting("lr", float, 2e-3, "AdamW learning rate (peak)", lo=0, above=True),
+    Setting("weight_decay", float, 1e-4, "AdamW decoupled weight decay", lo=0),
+    Setting("lr_schedule", str, "cosine", "cosine (to 10%) or constant",
+            choices=("cosine", "constant")),
+    Setting("value_weight", float, 1.0, "weight of the value MSE against the policy "
+            "cross-entropy", lo=0),
+    Setting("value_other_weight", float, 1.0, "weight of the other seats' value entries of "
+            "a row against its own seat's", lo=0, hi=1,
+            ends="1: every value entry alike, 0: only the row's own seat"),
+    Setting("buffer_size", int, 50_000, "replay capacity in positions", lo=1),
+    Setting("device", str, "auto", "auto (CUDA when present), cpu, cuda, cuda:N"),
+    Setting("torch_threads", int, 1, "CPU threads of torch; 1 avoids fighting the search "
+            "for cores", lo=1),
+    Setting("seed", int, 0, "every random choice of the run flows from it", lo=0),
+    Setting("eval_every", int, 10, "iterations between arena evaluations (0: final only)",
+            lo=0),
+    Setting("eval_deals", int, 50, "deals per periodic evaluation matchup", lo=1),
+    Setting("final_eval_deals", int, 200, "deals per final evaluation matchup", lo=1),
+    Setting("eval_workers", int, 2, "processes playing evaluation deals (same result for any "
+            "count; 1 on CUDA or with Ray actors, where forking is unsafe)", lo=1),
+    Setting("eval_opponents", list[str], ["so_ismcts", "pimc"], "agents the planner plays "
+            "in evaluations, at the planner's simulation count", check=_opponents,
+            shape="list of agent names"),
+    Setting("eval_knobs", dict, {}, "opponent -> extra settings, e.g. {so_ismcts: {belief: "
+            "voids}} (make_agent checks them)"),
+    Setting("exploitability_max_histories", int, 50_000, "evaluations add the exact "
+            "exploitability (and best.pt follows it) for games with at most this many "
+            "histories; 0: never", lo=0),
+    Setting("checkpoint_every", int, 5, "iterations between kept numbered checkpoints", lo=1),
+    Setting("keep_last", int, 3, "numbered checkpoints kept (plus last.pt and best.pt)", lo=1),
+    Setting("actors", int, 0, "self-play actors on Ray (0: self-play in this process, "
+            "reproducible)", lo=0),
+    Setting("max_staleness", int, 4, "actors: positions of weights older than this many "
+            "versions are dropped", lo=0),
+    Setting("average_from", int, 0, "keep the mean of the network's weights after "
+            "iterations average_from..t (SWA: an average policy), saved as "
+            "checkpoints/average.pt; 0: off", lo=0),
+    Setting("continue_from", str, None, "a new run folder starts where another run's last.pt "
+            "left off (weights, optimizer, schedule, buffer, counters, RNG); ignored once "
+            "this folder has its own last.pt", null="a fresh start"),
+])
+LOGGER = Group("logger", "What a run shows", [
+    Setting("tensorboard", bool, True, "scalars under <run_dir>/tb"),
+    Setting("progress", bool, True, "progress bars (hidden when stderr is not a terminal)"),
+])
+RAY = Group("ray", "Ray, for trainer.actors >= 1", [
+    Setting("address", str, None, "auto or host:port: join a cluster", null="a new local Ray"),
+    Setting("num_cpus", int, None, "local Ray only: CPUs it may use", lo=1,
+            null="all of this machine"),
+    Setting("object_store_mb", int, 256, "local Ray only: shared-memory object store size",
+            lo=80),
+    Setting("start_timeout_s", float, 120.0, "Ray start-up and actor creation must finish "
+            "within this", lo=0, above=True),
+    Setting("result_timeout_s", float, 600.0, "longest wait for any actor's next chunk "
+            "before giving up", lo=0, above=True),
+    Setting("max_restarts", int, 3, "times Ray restarts a dead actor before the run stops",
+            lo=0),
+    Setting("inflight", int, 2, "chunks queued per actor (it plays on while the learner "
+            "trains)", lo=1),
+])
+EXPERIMENT = Group("experiment", "The run; conf/experiment/NAME.yaml are the presets", [
+    Setting("name", str, "tricks", "names the run folder"),
+    Setting("run_dir", str, "runs/${experiment.name}", "the run folder (the same folder "
+            "again: resume)"),
+])
+GROUPS = (GAME, SEARCH, BELIEF, MODEL, SELFPLAY, TRAINER, LOGGER, RAY, EXPERIMENT)
+
+
+def _unknown_belief_knobs(cfg) -> list[str]:
+    from isz.belief.registry import belief_knobs
+
+    return sorted(set(cfg.belief.knobs) - _own_knobs(belief_knobs(cfg.belief.name)))
+
+
+def _own_knobs(knobs: dict) -> set[str]:
+    return set(knobs) - {"policy", "motion"}
+
+
+def _belief_knobs_message(cfg) -> str:
+    from isz.belief.registry import belief_knobs
+
+    allowed = sorted(_own_knobs(belief_knobs(cfg.belief.name)))
+    return (f"unknown belief.knobs {', '.join(_unknown_belief_knobs(cfg))} for belief "
+            f"{cfg.belief.name!r}; allowed: {', '.join(allowed) or '(none)'}")
+
+
+def _policy_message(cfg) -> str:
+    return (f"belief.policy={cfg.belief.policy} is set, but belief {cfg.belief.name!r} takes "
+            f"no policy; beliefs that do: {', '.join(policy_beliefs())} (drop belief.policy)")
+
+
+TRAIN_RULES = (
+    Rule("belief.knobs holds only the belief's own knobs (isz.belief.belief_knobs)",
+         lambda c: bool(_unknown_belief_knobs(c)), message=_belief_knobs_message),
+    Rule("belief.policy is set only for a belief that takes a policy",
+         lambda c: c.belief.policy is not None and c.belief.name not in policy_beliefs(),
+         message=_policy_message),
+    Rule("search.root_selection=uniform needs search.target=mirror: equal root visits are "
+         "no policy target",
+         lambda c: c.search.root_selection == "uniform" and c.search.target != "mirror",
+         ("search.target",)),
+    Rule("search.magnet=network needs search.target=mirror: the magnet is part of the "
+         "mirror step",
+         lambda c: c.search.magnet == "network" and c.search.target != "mirror",
+         ("search.target",)),
+    Rule("search.magnet=network needs search.mirror_alpha > 0: with no magnet weight the "
+         "magnet does nothing",
+         lambda c: c.search.magnet == "network" and c.search.mirror_alpha <= 0,
+         ("search.mirror_alpha",)),
+    Rule("search.magnet=network runs only with trainer.actors=0: actors do not receive the "
+         "magnet yet", lambda c: c.search.magnet == "network" and c.trainer.actors > 0,
+         ("trainer.actors",)),
+    Rule("a selfplay.teacher needs search.target=visits: the teacher's policy target is its "
+         "visits", lambda c: c.selfplay.teacher != "none" and c.search.target != "visits",
+         ("selfplay.teacher", "search.target")),
+    Rule("a selfplay.teacher searches every iteration's moves: selfplay.rollout_iterations "
+         "must be 0 (it would do nothing)",
+         lambda c: c.selfplay.teacher != "none" and c.selfplay.rollout_iterations > 0,
+         ("selfplay.teacher", "selfplay.rollout_iterations")),
+    Rule("trainer.average_from must not be past trainer.iterations: the average would never "
+         "start (0 turns it off)",
+         lambda c: c.trainer.average_from > c.trainer.iterations,
+         ("trainer.average_from", "trainer.iterations")),
+)
+
+
+# puct_ismcts settings that a training run sets in its own words (see `planner_record`)
+PLANNER_FROM_TRAINING = {
+    "iterations": lambda cfg, final: cfg.search.simulations,
+    "belief": lambda cfg, final: belief_spec(cfg.belief),
+    "belief_policy": lambda cfg, final: cfg.belief.policy or "network",
+    "final": lambda cfg, final: "mirror" if cfg.search.target == "mirror" else final,
+    "mirror_eta": lambda cfg, final: cfg.search.mirror_eta if cfg.search.planner_eta is None
+    else cfg.search.planner_eta,
+}
+NOT_RECORDED = ("time_budget", "lanes", "worlds", "evaluator")  # how, not what, it plays
+
+
+def belief_spec(b) -> str | dict:
+    """A training ``belief`` group as agents take it: a name, or name and knobs."""
+    return {"name": b.name, **b.knobs} if b.knobs else b.name
+
+
+def planner_record(cfg, final: str = "most_visits") -> dict:
+    """The planner of training config ``cfg``, as checkpoints record it: ``{"agent":
+    "puct_ismcts", **settings}``, each setting from `PLANNER_FROM_TRAINING`, else the
+    ``search`` setting of its name (`NOT_RECORDED` left out). With the mirror target it
+    plays the mixed improved policy it was trained on (step ``search.planner_eta``
+    when set)."""
+    from isz.settings.agents import PUCT_ISMCTS
+
+    record = {"agent": PUCT_ISMCTS.name}
+    for setting in PUCT_ISMCTS:
+        name = setting.name
+        if name in PLANNER_FROM_TRAINING:
+            record[name] = setting.validate(PLANNER_FROM_TRAINING[name](cfg, final))
+        elif name not in NOT_RECORDED:
+            record[name] = setting.validate(getattr(cfg.search, name))
+    return record
