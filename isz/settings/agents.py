@@ -18,7 +18,6 @@ from isz.settings.search import (
     EXPAND_AFTER,
     FPU,
     LEAF_MIX,
-    LEAF_MIX_ENDS,
     MIRROR_ETA,
     OPPONENTS,
     ROOT_SELECTION,
@@ -66,7 +65,7 @@ def _smooth(what: str, value) -> tuple[float, float, float]:
 ITERATIONS = Setting(
     "iterations", int, 1000, "search iterations (simulations) per decision; with "
     "time_budget too, whichever ends first", lo=1,
-    null="only with a time_budget: no iteration cap (as when not given)")
+    null="no iteration cap (needs a time_budget)")
 TIME_BUDGET = Setting(
     "time_budget", float, None, "seconds per decision (belief sampling included); given "
     "alone, that time with no iteration cap", lo=0, above=True, null="no time limit")
@@ -106,11 +105,14 @@ FINAL_PUCT = FINAL.but(
     doc="the move played: most_visits, visit_distribution (drawn from the root visits), or "
         "mirror (drawn from softmax(log P + mirror_eta * q), the improved policy)")
 FINAL_GUIDED = FINAL.but(default="most_visits", null=None,
-                         choices=("most_visits", "visit_distribution"))
+                         choices=("most_visits", "visit_distribution"),
+                         doc="the move played: most_visits, or visit_distribution (drawn "
+                             "from the root visits)")
 VALUE_MIX = Setting(
     "value_mix", float, 0.0, "lam: the root's PUCT takes (1 - lam) the rollouts' mean + lam "
     "the network's value of the searcher's view after each move (one evaluator call a "
-    "decision): AlphaGo's mix, at the root", lo=0, hi=1, ends=LEAF_MIX_ENDS)
+    "decision): AlphaGo's mix, at the root", lo=0, hi=1,
+    ends="0: the rollouts' mean, 1: the network's value")
 EVALUATOR = Setting("evaluator", object, None, "the network (an Evaluator: priors and "
                     "values of information-state tensors)", check=_evaluator,
                     null="knowledge-free: uniform priors (and random-playout leaves)",

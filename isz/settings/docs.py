@@ -49,9 +49,8 @@ def _default(value) -> str:
 
 
 def _type(s: Setting) -> str:
-    if s.shape:
-        return s.shape
-    t = {int: "int", float: "float", str: "str", bool: "bool", dict: "map"}.get(s.type)
+    t = s.shape or {int: "int", float: "float", str: "str", bool: "bool",
+                    dict: "map"}.get(s.type)
     t = t or ("list of str" if s.type == list[str] else "any")
     return f"{t} or null" if s.null is not None else t
 

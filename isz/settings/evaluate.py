@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from isz.settings.core import Group, Setting
 
-EVALUATE = Group("evaluate", "An arena match: python scripts/evaluate.py KEY=VALUE ...", [
+EVALUATE = Group("evaluate", "An arena match: agents, budget, deals, output", [
     Setting("game", str, None, "game or preset (isz.game_names())",
             null="tricks, or the checkpoint's game when checkpoint is set"),
     Setting("game_params", dict, {}, "overrides of the game's parameters"),
