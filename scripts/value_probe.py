@@ -44,7 +44,7 @@ def _play(args) -> None:
     else:
         evaluator, rollouts = UniformEvaluator(game.num_players), True
     cfg = SelfPlayConfig(parallel_games=64, simulations=args.simulations, temperature_moves=6,
-                         belief="voids", value_target_q=1.0, q_rows="all",
+                         belief="voids", value_target_q=1.0, value_target_q_rows="all",
                          puct=PUCTConfig(dirichlet_eps=0.25, rollouts=rollouts))
     t0 = time.perf_counter()
     pos, stats = play(game, evaluator, cfg, args.games, np.random.default_rng(args.seed))
