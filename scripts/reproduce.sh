@@ -184,7 +184,7 @@ PYEOF
       output=docs/results/oh_hell/eq_oh_hell_teacher_long_gibbs_w8_equal_time_0.05_200deals.json
     # deeper than one level: below the threshold the search goes on (a 200-deal screen
     # at 0.02 s, mo and so trees, then 1,000 deals), or rollout so_ismcts led at its
-    # root by the priors (engine=so_ismcts); each at 0.02 s and at 256 simulations
+    # root by the priors (guided_so_ismcts); each at 0.02 s and at 256 simulations
     for tn in mo:16 so:16 so:4; do
       $PY scripts/evaluate.py checkpoint=$long $t deals=200 time_per_move=0.02 \
         knobs.planner.below_threshold=search knobs.planner.tree=${tn%:*} \
@@ -194,7 +194,7 @@ PYEOF
     $PY scripts/evaluate.py checkpoint=$long $t deals=200 iterations=256 \
       knobs.planner.below_threshold=search \
       output=docs/results/oh_hell/eq_oh_hell_teacher_long_search_mo_n16_equal_sims_256_200deals.json
-    for k in search:below_threshold=search so_root:engine=so_ismcts; do
+    for k in search:below_threshold=search so_root:agent=guided_so_ismcts; do
       $PY scripts/evaluate.py checkpoint=$long $t deals=1000 time_per_move=0.02 \
         knobs.planner.${k#*:} output=docs/results/oh_hell/eq_oh_hell_teacher_long_${k%%:*}_equal_time_0.02.json
       $PY scripts/evaluate.py checkpoint=$long $t deals=1000 iterations=256 \
@@ -202,7 +202,7 @@ PYEOF
     done
     for b in 0.005 0.01; do  # below 0.02 s: so_ismcts starved at the bids by its belief
       $PY scripts/evaluate.py checkpoint=$long $t deals=1000 time_per_move=$b \
-        knobs.planner.engine=so_ismcts \
+        knobs.planner.agent=guided_so_ismcts \
         output=docs/results/oh_hell/eq_oh_hell_teacher_long_so_root_equal_time_$b.json
     done
     # the root's PUCT means mixed with the network's value of the view after each
@@ -210,7 +210,7 @@ PYEOF
     # path below)
     for v in 0.5 1.0 0.25 0; do
       $PY scripts/evaluate.py checkpoint=$long $t deals=200 time_per_move=0.02 \
-        knobs.planner.engine=so_ismcts knobs.planner.value_mix=$v \
+        knobs.planner.agent=guided_so_ismcts knobs.planner.value_mix=$v \
         output=docs/results/oh_hell/eq_oh_hell_teacher_long_so_root_vmix${v}_equal_time_0.02_200deals.json
     done
     # the voids belief's shuffle path where no void binds (every agent's belief; the
@@ -218,28 +218,28 @@ PYEOF
     # 0.05 s; then the belief's first-world cost a decision, both paths side by side
     for b in 0.02 0.05 0.01 0.005; do
       $PY scripts/evaluate.py checkpoint=$long $t deals=1000 time_per_move=$b \
-        knobs.planner.engine=so_ismcts \
+        knobs.planner.agent=guided_so_ismcts \
         output=docs/results/oh_hell/eq_oh_hell_teacher_long_so_root_shuffle_equal_time_$b.json
     done
     $PY scripts/evaluate.py checkpoint=$long $t deals=100 time_per_move=0.5 \
-      knobs.planner.engine=so_ismcts \
+      knobs.planner.agent=guided_so_ismcts \
       output=docs/results/oh_hell/eq_oh_hell_teacher_long_so_root_shuffle_equal_time_0.5_100deals.json
     $PY scripts/bench.py --only belief > docs/results/speed/bench_belief_shuffle.jsonl
     # the planner's belief: voids deals resampled by the network's probability of the
     # other seats' bids (belief=sir, 128 candidates a view); the 200-deal screen first
     $PY scripts/evaluate.py checkpoint=$long $t deals=200 time_per_move=0.05 \
-      knobs.planner.engine=so_ismcts knobs.planner.belief=sir \
+      knobs.planner.agent=guided_so_ismcts knobs.planner.belief=sir \
       output=docs/results/oh_hell/eq_oh_hell_teacher_long_so_root_sir_equal_time_0.05_200deals.json
     for b in 0.05 0.02; do
       $PY scripts/evaluate.py checkpoint=$long $t deals=1000 time_per_move=$b \
-        knobs.planner.engine=so_ismcts knobs.planner.belief=sir \
+        knobs.planner.agent=guided_so_ismcts knobs.planner.belief=sir \
         output=docs/results/oh_hell/eq_oh_hell_teacher_long_so_root_sir_equal_time_$b.json
     done
     $PY scripts/evaluate.py checkpoint=$long $t deals=1000 iterations=256 \
-      knobs.planner.engine=so_ismcts knobs.planner.belief=sir \
+      knobs.planner.agent=guided_so_ismcts knobs.planner.belief=sir \
       output=docs/results/oh_hell/eq_oh_hell_teacher_long_so_root_sir_equal_sims_256.json
     $PY scripts/evaluate.py checkpoint=$long $t deals=100 time_per_move=0.5 \
-      knobs.planner.engine=so_ismcts knobs.planner.belief=sir \
+      knobs.planner.agent=guided_so_ismcts knobs.planner.belief=sir \
       output=docs/results/oh_hell/eq_oh_hell_teacher_long_so_root_sir_equal_time_0.5_100deals.json
     $PY scripts/bench.py --only belief > docs/results/speed/bench_belief_sir.jsonl
     # one decision of each (tricks, Oh Hell; 1,000 simulations) beside so_ismcts
