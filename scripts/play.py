@@ -1,69 +1,10 @@
-"""Play against isz agents in the terminal.
+"""Play against isz agents in the terminal (the same as `isz-play`).
 
-    python scripts/play.py                                   # oh_hell vs so_ismcts, you are P0
-    python scripts/play.py game=kuhn_poker seat=1 agent=so_ismcts iterations=2000
-    python scripts/play.py checkpoint=runs/tricks/checkpoints/best.pt seat=0
-    python scripts/play.py game=leduc_poker agent=openspiel_ismcts games=5 seed=3
-
-You see your own cards and the public history, pick a move by its letter or
-name (``q`` leaves), and after each game see every card, the result and each
-agent's policy over its legal moves. Keys: isz/evaluation/table_config.py.
-User errors (unknown game, agent or key, a bad seat, a checkpoint of another
-game) exit with status 2 and one ``error: ...`` line on stderr.
+Usage and keys: `isz.cli.play`. This wrapper keeps ``python scripts/play.py ...`` working
+in a checkout; the logic lives in the package.
 """
 
-from __future__ import annotations
-
-import dataclasses
-import sys
-from pathlib import Path
-
-import hydra
-from hydra.core.config_store import ConfigStore
-from hydra.utils import to_absolute_path
-from omegaconf import DictConfig, OmegaConf
-
-from isz import IszError
-from isz.evaluation.table_config import PlayConfig
-
-REPO_ROOT = Path(__file__).resolve().parents[1]
-OmegaConf.register_new_resolver("isz_root", lambda: str(REPO_ROOT), replace=True)
-
-
-def _schema() -> DictConfig:
-    node = OmegaConf.structured(PlayConfig)  # free-form dicts: make_game/make_agent vet them
-    OmegaConf.set_struct(node.game_params, False)
-    OmegaConf.set_struct(node.knobs, False)
-    return node
-
-
-ConfigStore.instance().store(name="play_schema", node=_schema())
-
-
-def to_config(dcfg: DictConfig) -> PlayConfig:
-    """The typed config; rejects keys added with ``+`` that the schema lacks."""
-    known = [f.name for f in dataclasses.fields(PlayConfig)]
-    unknown = sorted(set(dcfg) - set(known))
-    if unknown:
-        raise IszError(f"unknown config key(s) {', '.join(unknown)}; allowed: {', '.join(known)}")
-    cfg = OmegaConf.to_object(dcfg)
-    if cfg.checkpoint:
-        cfg.checkpoint = to_absolute_path(cfg.checkpoint)
-    return cfg
-
-
-@hydra.main(config_path="../conf/play", config_name="play", version_base=None)
-def main(dcfg: DictConfig) -> None:
-    from isz.evaluation.table_session import play_session
-
-    try:
-        play_session(to_config(dcfg), ask=input, say=lambda text: print(text, flush=True))
-    except IszError as e:
-        print(f"error: {e}", file=sys.stderr)
-        sys.exit(2)
-    except KeyboardInterrupt:
-        print("\nyou left the table.")
-
+from isz.cli.play import main
 
 if __name__ == "__main__":
     main()

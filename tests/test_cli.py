@@ -1,4 +1,4 @@
-"""One-line errors of the scripts: config composition, file system, full disk."""
+"""One-line errors of the commands: config composition, file system, full disk."""
 
 from __future__ import annotations
 
@@ -13,9 +13,10 @@ import pytest
 
 from isz import IszError
 from isz.cli import compose, config_error_message, one_line_errors
+from isz.cli.conf import conf_dir
 from isz.fs import check_free_space, check_output_file, check_writable_dir
 
-CONF = Path(__file__).resolve().parents[1] / "conf"
+CONF = conf_dir()
 CASES = {
     "game=chess": r"unknown game option 'chess' \(game=chess\); allowed: .*kuhn_poker",
     "belief=foo": r"unknown belief option 'foo'.*allowed: bayes, gibbs, particle, posterior",
@@ -28,14 +29,9 @@ CASES = {
 
 @pytest.fixture(scope="module")
 def schema():
-    from hydra.core.config_store import ConfigStore
-    from omegaconf import OmegaConf
+    from isz.cli.train import store_schema
 
-    from isz.training.config import TrainConfig
-
-    node = OmegaConf.structured(TrainConfig)
-    OmegaConf.set_struct(node.game.params, False)
-    ConfigStore.instance().store(name="train_schema", node=node)
+    store_schema()
 
 
 @pytest.mark.parametrize("override", sorted(CASES))

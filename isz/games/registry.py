@@ -9,7 +9,11 @@ use).
 from __future__ import annotations
 
 import importlib
+import importlib.machinery
+import importlib.util
+import os
 import re
+import sys
 from typing import Any
 
 from isz.games.base import Game
@@ -97,9 +101,10 @@ def import_game_module(module: str) -> None:
     """Import ``module`` (a dotted name such as ``examples.goofspiel``) so that the
     games it defines register themselves.
 
-    Only a module the running environment can already import (installed, or under
-    a folder on ``sys.path``): a dotted name, never a file path. `IszError` when
-    the name is malformed or the import fails for a missing module.
+    Only a module the running environment can import (installed, under a folder
+    on ``sys.path``, or as with ``python -m`` under the launch directory): a dotted
+    name, never a file path. `IszError` when the name is malformed or the import
+    fails for a missing module.
     """
     if not isinstance(module, str) or not _MODULE_NAME.fullmatch(module):
         raise IszError(f"game module must be a dotted module name such as "
@@ -108,8 +113,29 @@ def import_game_module(module: str) -> None:
         raise IszError("the game was defined in a script run as __main__, which another "
                        "process cannot import: move it into an importable module")
     try:
+        _import_top_from_launch_dir(module.partition(".")[0])
         importlib.import_module(module)
     except ImportError as e:
         raise IszError(f"cannot import game module {module!r}: {e} (it must be importable "
-                       "from this environment: installed, or under a folder on sys.path)"
-                       ) from e
+                       "from this environment: installed, under a folder on sys.path, or "
+                       "under the launch directory)") from e
+
+
+def _import_top_from_launch_dir(top: str) -> None:
+    """Import top-level package ``top`` from the launch directory when ``sys.path`` has
+    none of that name, as ``python -m`` would (a console command's ``sys.path`` lacks the
+    launch directory); its submodules then import normally through its ``__path__``.
+    ``sys.path`` itself is left as it is."""
+    if top in sys.modules or importlib.util.find_spec(top) is not None:
+        return
+    spec = importlib.machinery.PathFinder.find_spec(top, [os.getcwd()])
+    if spec is None:
+        return  # import_module reports the missing module
+    package = importlib.util.module_from_spec(spec)
+    sys.modules[top] = package
+    try:
+        if spec.loader is not None:
+            spec.loader.exec_module(package)
+    except BaseException:
+        del sys.modules[top]
+        raise

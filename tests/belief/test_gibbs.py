@@ -14,7 +14,7 @@ import isz
 from isz.belief import GibbsBelief, VoidsBelief, make_belief
 from isz.belief.gibbs import circuits
 from isz.belief.tricks_constraints import constraints, is_consistent
-from isz.evaluation.speed_belief import high_card_policy
+from isz.bench.belief import high_card_policy
 from isz.types import IszError
 from tests.belief.tricks_reference import all_consistent, find_views, posterior, tv
 

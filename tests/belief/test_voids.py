@@ -113,7 +113,7 @@ def test_unsupported_game_and_bad_knobs():
 
 def test_decision_cost_rows_cover_a_whole_game():
     """The bench's per-decision cost: both paths, every decision of the game."""
-    from isz.evaluation.speed_belief import decision_cost
+    from isz.bench.belief import decision_cost
     for belief, shuffle in [("voids", True), ("voids", False), ("sir", True)]:
         mean, top = decision_cost(belief, shuffle, games=1)
         assert mean["metric"] == "first_world_ms_mean" and top["metric"] == "first_world_ms_max"

@@ -26,5 +26,27 @@ def test_unknown_game_module_is_one_line(tmp_path, script, args):
     assert p.returncode == 2, p.stderr
     assert p.stderr.strip().splitlines() == [
         "error: cannot import game module 'no_such_pkg.goofspiel': No module named "
-        "'no_such_pkg' (it must be importable from this environment: installed, or under a "
-        "folder on sys.path)"]
+        "'no_such_pkg' (it must be importable from this environment: installed, under a "
+        "folder on sys.path, or under the launch directory)"]
+
+
+def test_a_package_under_the_launch_directory_imports_without_sys_path(tmp_path,
+                                                                       monkeypatch):
+    """As ``python -m`` would, but for a console command whose ``sys.path`` lacks the
+    launch directory: the package is found there, ``sys.path`` stays as it was."""
+    from isz.games import import_game_module
+
+    pkg = tmp_path / "launch_dir_games"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("")
+    (pkg / "tiny.py").write_text("LOADED = 'yes'\n")
+    monkeypatch.chdir(tmp_path)
+    before = list(sys.path)
+    try:
+        import_game_module("launch_dir_games.tiny")
+        assert sys.modules["launch_dir_games.tiny"].LOADED == "yes"
+        assert sys.modules["launch_dir_games"].__file__ == str(pkg / "__init__.py")
+        assert sys.path == before
+    finally:
+        for name in ("launch_dir_games.tiny", "launch_dir_games"):
+            sys.modules.pop(name, None)

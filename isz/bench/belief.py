@@ -1,4 +1,4 @@
-"""Belief rows for ``scripts/bench.py``: sampling speed, rejection rates, Gibbs mixing.
+"""Belief rows for ``isz-bench``: sampling speed, rejection rates, Gibbs mixing.
 
 Positions are found deterministically: seeded uniformly random games, the
 first decision in the play phase (``min_plays <= cards played <= max_plays``)

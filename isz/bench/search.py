@@ -1,4 +1,4 @@
-"""Speed measurements behind ``scripts/bench.py``: JSON-able rows, medians of reps.
+"""Speed measurements behind ``isz-bench``: JSON-able rows, medians of reps.
 
 Positions are fixed by a seed so that runs compare like with like: the first
 decision of a dealt game, or (trick-taking games with a bid) the first card

@@ -1,4 +1,10 @@
-"""Entry-point plumbing shared by the hydra scripts: every user error is one line.
+"""The commands (`isz-train`, `isz-evaluate`, `isz-play`, `isz-bench`) and their plumbing.
+
+Each command is a module of this package with a ``main()`` that the console
+script of ``pyproject.toml`` and the thin wrapper ``scripts/<name>.py`` both
+call: `isz.cli.train`, `isz.cli.evaluate`, `isz.cli.play`, `isz.cli.bench`.
+`isz.cli.conf` finds the hydra configs (``conf/``), in a checkout or an
+installed wheel. What follows here makes every user error one line.
 
 `run_hydra` composes the command line's config once before handing over to
 ``@hydra.main``, so that an unknown group option (``game=chess``), a misspelt

@@ -1,4 +1,4 @@
-"""Whole-system throughput for ``scripts/bench.py --only distributed``.
+"""Whole-system throughput for ``isz-bench --only distributed``.
 
 Runs the real training loop (`isz.training.loop.train`) for a few iterations
 in-process and with 1, 2, 4, ... Ray actors, and reads back from its

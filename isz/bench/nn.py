@@ -1,4 +1,4 @@
-"""Network-side speed rows for ``scripts/bench.py``: self-play, forward, training.
+"""Network-side speed rows for ``isz-bench``: self-play, forward, training.
 
 Self-play throughput is measured with the default network (untrained weights:
 speed does not depend on them) at several lockstep batch sizes; the goal is
@@ -93,7 +93,7 @@ def planner_speed(game_name: str, lanes: int, iterations: int = 256, reps: int =
     settings; ``engine``: ``puct`` (agent puct_ismcts) or ``so_ismcts`` (agent
     guided_so_ismcts, which takes none of those settings). The row also records the
     evaluator rows per simulation of the last decision (so_ismcts: one row a decision)."""
-    from isz.evaluation.speed import planner_position
+    from isz.bench.search import planner_position
 
     torch.set_num_threads(1)
     game = isz.make_game(game_name)

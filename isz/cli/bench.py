@@ -1,0 +1,135 @@
+"""``isz-bench`` (or ``python scripts/bench.py``): isz benchmarks as JSON lines on stdout,
+one measurement per line (the measurements: `isz.bench`).
+
+    isz-bench                                     # everything
+    isz-bench --only search --games tricks --agents so_ismcts
+    isz-bench --only distributed                  # in-process loop vs 1, 2, 4.. Ray actors
+
+Rows carry ``{"bench", "game", "agent", "metric", "value", ...}``. Speed
+depends on the machine and its load: compare rows measured in the same run
+(before and after a change, isz and a reference implementation).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+
+from isz.bench.search import arena_speed, search_speed
+
+SEARCH_POSITIONS = [
+    ("tricks", "first decision"),
+    ("oh_hell", "first card play"),
+    ("kuhn_poker", "first decision"),
+    ("leduc_poker", "first decision"),
+    ("recon", "first decision"),
+]
+AGENTS = ["so_ismcts", "mo_ismcts", "pimc", "cheat_uct"]
+
+
+def planner_rows(games: list[str], lanes: str, device: str, expand_after: str = "1",
+                 leaf_mix: float = 0.0, tree: str = "mo", iterations: int = 256,
+                 below_threshold: str = "playout", engine: str = "puct"):
+    """One decision of the planner at each ``lanes`` and expansion threshold
+    (``expand_after``, comma list) next to rollout so_ismcts at the same position,
+    and the ratio planner simulations/s : so_ismcts iterations/s."""
+    from isz.bench import nn as speed_nn
+    from isz.bench.search import PLANNER_POSITIONS
+
+    for game in games:
+        so = search_speed(game, "so_ismcts", PLANNER_POSITIONS.get(game, "first decision"),
+                          1000, 7)
+        yield so
+        for n in map(int, lanes.split(",")):
+            for e in map(int, expand_after.split(",")):
+                row = speed_nn.planner_speed(game, n, iterations, device=device,
+                                             expand_after=e, leaf_mix=leaf_mix, tree=tree,
+                                             below_threshold=below_threshold,
+                                             engine=engine)
+                row["ratio_to_so_ismcts"] = round(row["value"] / so["value"], 5)
+                yield row
+
+
+def main(argv=None) -> int:
+    """The ``isz-bench`` console command: every section asked for, one JSON line a row."""
+    ap = argparse.ArgumentParser(description="isz benchmarks: JSON lines on stdout")
+    ap.add_argument("--only", default="search,arena,belief,selfplay,planner,nn",
+                    help="comma list of sections: search, arena, belief, selfplay, planner, "
+                         "nn, distributed (not in the default: it trains for minutes)")
+    ap.add_argument("--planner-games", default="tricks,oh_hell")
+    ap.add_argument("--planner-lanes", default="1,16",
+                    help="lanes of the single-decision planner rows (1 = before batching)")
+    ap.add_argument("--planner-expand-after", default="1",
+                    help="comma list of the planner rows' expansion thresholds (1 = off)")
+    ap.add_argument("--planner-leaf-mix", type=float, default=0.0,
+                    help="leaf_mix of the planner rows (1: random-playout leaf values)")
+    ap.add_argument("--planner-tree", default="mo", help="tree of the planner rows: mo, so")
+    ap.add_argument("--planner-below-threshold", default="playout",
+                    help="below_threshold of the planner rows: playout, search")
+    ap.add_argument("--planner-engine", default="puct",
+                    help="engine of the planner rows: puct, so_ismcts")
+    ap.add_argument("--planner-iterations", type=int, default=256,
+                    help="simulations of one planner decision")
+    ap.add_argument("--device", default="auto", help="device of the network rows")
+    ap.add_argument("--selfplay-game", default="tricks")
+    ap.add_argument("--selfplay-batches", default="1,64,256")
+    ap.add_argument("--nn-batches", default="1,64,256", help="batch sizes of the forward rows")
+    ap.add_argument("--games", default=",".join(g for g, _ in SEARCH_POSITIONS))
+    ap.add_argument("--agents", default=",".join(AGENTS))
+    ap.add_argument("--iterations", type=int, default=1000)
+    ap.add_argument("--reps", type=int, default=7)
+    ap.add_argument("--deals", type=int, default=20, help="deals for the arena rows")
+    ap.add_argument("--actors", default=None,
+                    help="distributed: comma list of actor counts (default 1, 2, 4, .. cores)")
+    ap.add_argument("--train-iterations", type=int, default=6,
+                    help="distributed: iterations per run (the first 2 are warm-up)")
+    ap.add_argument("--out", default=None, help="also append the rows to this file")
+    a = ap.parse_args(argv)
+    sections = set(a.only.split(","))
+    games = a.games.split(",")
+    out = open(a.out, "a") if a.out else None  # noqa: SIM115
+
+    def emit(row):
+        line = json.dumps(row)
+        print(line, flush=True)
+        if out:
+            out.write(line + "\n")
+            out.flush()
+
+    if "search" in sections:
+        for game, kind in SEARCH_POSITIONS:
+            if game in games:
+                for agent in a.agents.split(","):
+                    emit(search_speed(game, agent, kind, a.iterations, a.reps))
+    if "arena" in sections:
+        emit(arena_speed("tricks", ["so_ismcts", "pimc"], a.deals, a.iterations))
+        emit(arena_speed("tricks", ["random", "random"], 50 * a.deals, 1))
+    if "belief" in sections:
+        from isz.bench.belief import belief_rows
+        for row in belief_rows():
+            emit(row)
+    if "selfplay" in sections or "nn" in sections:
+        from isz.bench import nn as speed_nn
+    if "selfplay" in sections:
+        for b in map(int, a.selfplay_batches.split(",")):
+            emit(speed_nn.selfplay_speed(a.selfplay_game, b, games=max(b, 16),
+                                         simulations=32, device=a.device))
+    if "planner" in sections:
+        for row in planner_rows(a.planner_games.split(","), a.planner_lanes, a.device,
+                                a.planner_expand_after, a.planner_leaf_mix, a.planner_tree,
+                                a.planner_iterations, a.planner_below_threshold,
+                                a.planner_engine):
+            emit(row)
+    if "nn" in sections:
+        for b in map(int, a.nn_batches.split(",")):
+            emit(speed_nn.forward_speed(a.selfplay_game, b, device=a.device))
+        emit(speed_nn.train_speed(a.selfplay_game, 256, device=a.device))
+    if "distributed" in sections:
+        from isz.bench import distributed as sd
+        counts = (list(map(int, a.actors.split(","))) if a.actors
+                  else sd.actor_counts(len(os.sched_getaffinity(0))))
+        for row in sd.distributed_rows(a.selfplay_game, counts, a.train_iterations,
+                                       device=a.device):
+            emit(row)
+    return 0

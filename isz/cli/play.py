@@ -1,0 +1,76 @@
+"""``isz-play`` (or ``python scripts/play.py``): play against isz agents in the terminal.
+
+    isz-play                                     # oh_hell vs so_ismcts, you are P0
+    isz-play game=kuhn_poker seat=1 agent=so_ismcts iterations=2000
+    isz-play checkpoint=runs/tricks/checkpoints/best.pt seat=0
+    isz-play game=leduc_poker agent=openspiel_ismcts games=5 seed=3
+
+You see your own cards and the public history, pick a move by its letter or
+name (``q`` leaves), and after each game see every card, the result and each
+agent's policy over its legal moves. Keys: isz/evaluation/table_config.py.
+User errors (unknown game, agent or key, a bad seat, a checkpoint of another
+game) exit with status 2 and one ``error: ...`` line on stderr.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import sys
+
+import hydra
+from hydra.core.config_store import ConfigStore
+from hydra.utils import to_absolute_path
+from omegaconf import DictConfig, OmegaConf
+
+from isz import IszError
+from isz.cli import fail
+from isz.cli.conf import conf_dir, register_isz_root
+from isz.evaluation.table_config import PlayConfig
+
+
+def _schema() -> DictConfig:
+    node = OmegaConf.structured(PlayConfig)  # free-form dicts: make_game/make_agent vet them
+    OmegaConf.set_struct(node.game_params, False)
+    OmegaConf.set_struct(node.knobs, False)
+    return node
+
+
+def store_schema() -> None:
+    """``play_schema``, the first entry of ``conf/play/play.yaml``'s defaults list."""
+    ConfigStore.instance().store(name="play_schema", node=_schema())
+
+
+def to_config(dcfg: DictConfig) -> PlayConfig:
+    """The typed config; rejects keys added with ``+`` that the schema lacks."""
+    known = [f.name for f in dataclasses.fields(PlayConfig)]
+    unknown = sorted(set(dcfg) - set(known))
+    if unknown:
+        raise IszError(f"unknown config key(s) {', '.join(unknown)}; allowed: {', '.join(known)}")
+    cfg = OmegaConf.to_object(dcfg)
+    if cfg.checkpoint:
+        cfg.checkpoint = to_absolute_path(cfg.checkpoint)
+    return cfg
+
+
+def run(dcfg: DictConfig) -> None:
+    """Seat the person at the table of the config hydra composed."""
+    from isz.evaluation.table_session import play_session
+
+    try:
+        play_session(to_config(dcfg), ask=input, say=lambda text: print(text, flush=True))
+    except IszError as e:
+        print(f"error: {e}", file=sys.stderr)
+        sys.exit(2)
+    except KeyboardInterrupt:
+        print("\nyou left the table.")
+
+
+def main() -> None:
+    """The ``isz-play`` console command: hydra's command line over ``conf/play/play.yaml``."""
+    try:
+        conf = conf_dir() / "play"
+    except IszError as e:
+        fail(str(e))
+    store_schema()
+    register_isz_root()
+    hydra.main(config_path=str(conf), config_name="play", version_base=None)(run)()

@@ -1,0 +1,73 @@
+"""``isz-train`` (or ``python scripts/train.py``): train a policy/value network by
+self-play through information-set search.
+
+    isz-train                                     # the default: tricks, ~minutes on CPU
+    isz-train game=kuhn_poker trainer.iterations=30
+    isz-train game.name=goofspiel game.module=examples.goofspiel
+    tensorboard --logdir runs                     # watch it
+
+Re-running the same command (same ``experiment.run_dir``) resumes the run from
+its last checkpoint. Keys: isz/training/config.py; groups in conf/ (`isz.cli.conf`). User
+errors (unknown names, options, keys or bad values, a run folder that is a
+file, read-only or on a full disk, a checkpoint of another game, a diverged
+loss) exit with status 2 and one ``error: ...`` line on stderr.
+
+``game.module`` (a game defined outside isz) is imported before the game is made;
+as with ``python -m``, modules under the launch directory are importable
+(`isz.games.import_game_module`).
+"""
+
+from __future__ import annotations
+
+import hydra
+from hydra.core.config_store import ConfigStore
+from omegaconf import DictConfig, OmegaConf
+
+from isz.cli import one_line_errors, run_hydra, unknown_keys
+from isz.cli.conf import conf_dir
+from isz.training.config import TrainConfig, check_continue_from
+
+
+def _schema():
+    node = OmegaConf.structured(TrainConfig)
+    OmegaConf.set_struct(node.game.params, False)  # game params are vetted by make_game
+    OmegaConf.set_struct(node.trainer.eval_knobs, False)  # agent knobs: vetted by make_agent
+    OmegaConf.set_struct(node.belief.knobs, False)  # belief knobs are vetted by validate
+    return node
+
+
+def store_schema() -> None:
+    """``train_schema``, the first entry of ``conf/train.yaml``'s defaults list."""
+    ConfigStore.instance().store(name="train_schema", node=_schema())
+
+
+def preflight(cfg: DictConfig) -> None:
+    """Before hydra creates ``<run_dir>/hydra``: keys known, the run folder a writable
+    folder with some space (`isz.training.loop.train` checks again, with its estimate)."""
+    from isz.fs import MB, check_free_space, check_writable_dir
+
+    unknown_keys(cfg, TrainConfig, free=("game.params",))
+    check_continue_from(cfg.trainer.continue_from, cfg.experiment.run_dir)
+    run_dir = check_writable_dir(cfg.experiment.run_dir, "experiment.run_dir")
+    check_free_space(run_dir, 16 * MB, "a training run")  # the estimate comes with the game
+
+
+def run(cfg: DictConfig) -> None:
+    """Train the run ``cfg`` describes (composed by hydra); print its last evaluation."""
+    from isz.training.loop import train
+
+    with one_line_errors():
+        unknown_keys(cfg, TrainConfig, free=("game.params",))
+        scalars = train(OmegaConf.to_object(cfg))
+    evals = {k: v for k, v in scalars.items() if k.startswith("eval/")}
+    for k, v in sorted(evals.items()):
+        print(f"{k:32s} {v:.4f}")
+
+
+def main() -> None:
+    """The ``isz-train`` console command: hydra's command line over ``conf/train.yaml``."""
+    with one_line_errors():
+        conf = conf_dir()
+    store_schema()
+    app = hydra.main(config_path=str(conf), config_name="train", version_base=None)(run)
+    run_hydra(app, conf, "train", preflight)
