@@ -36,7 +36,7 @@ import math
 import numba as nb
 import numpy as np
 
-from isz.games.tricks_kernel import _popcount
+from isz.games.tricks_kernel import popcount
 from isz.rng import rand_below, rand_float
 
 RING, SWAP = 1, 2
@@ -53,7 +53,7 @@ def _omega(masks, suitmask, crow, csuit, clen, w):
     for k in range(clen.shape[0]):
         x = 1.0
         for t in range(clen[k]):
-            x *= _popcount(masks[crow[k, t]] & suitmask[csuit[k, t]])
+            x *= popcount(masks[crow[k, t]] & suitmask[csuit[k, t]])
             if x == 0.0:
                 break
         w[k] = x
@@ -97,7 +97,7 @@ def propose(masks, new, w, suitmask, unknown, usuit, suit_start, crow, csuit, cl
         for t in range(n):
             r, nxt = crow[k, t], crow[k, (t + 1) % n]
             m = masks[r] & suitmask[csuit[k, t]]
-            bit = _nth_bit(m, rand_below(rng, _popcount(m)))
+            bit = _nth_bit(m, rand_below(rng, popcount(m)))
             new[r] ^= bit
             new[nxt] |= bit
         return RING, math.log(big_w) - math.log(_omega(new, suitmask, crow, csuit, clen, w))
@@ -132,11 +132,11 @@ def log_reach_uniform(masks, prow, pled, plater, suitmask):
             continue
         h = masks[r] | plater[k]
         if pled[k] >= 0:
-            f = _popcount(h & suitmask[pled[k]])
+            f = popcount(h & suitmask[pled[k]])
             if f > 0:
                 tot -= math.log(f)
                 continue
-        tot -= math.log(_popcount(h))
+        tot -= math.log(popcount(h))
     return tot
 
 

@@ -16,7 +16,7 @@ game's uniform sampler draws exactly) under one model of the adversary's moves:
   with the uniform walker, ``(1 - mix) q + mix / 3``. The defaults leave the
   model as is (bit for bit); under the default uniform walker they change nothing.
 
-Sensor: `recon._likelihood`. A pending reading (view at the sensor chance node)
+Sensor: `recon.sensor_likelihood`. A pending reading (view at the sensor chance node)
 is not known yet and not used.
 
 ``bayes`` is exact: under a Markov model it filters the slot distribution
@@ -52,7 +52,7 @@ from isz.belief.recon_policy import (
 )
 from isz.belief.uniform import UniformBelief
 from isz.games.base import Game, View
-from isz.games.recon import ADVERSARY, OBSERVE, _step
+from isz.games.recon import ADVERSARY, OBSERVE, ring_step
 from isz.rng import new_rng, next_u64
 from isz.types import IszError, check_fraction, check_int, seed_from
 
@@ -98,7 +98,7 @@ class _ReconBelief(Belief):
             acts[i] = own[i // 2]
             if own[i // 2] == OBSERVE and not (pending and i == t - 1):
                 obs[i] = next(sens)
-            r = int(_step(r, own[i // 2], self.n))
+            r = int(ring_step(r, own[i // 2], self.n))
         return t - pending, obs, rpos, acts
 
     def _row(self, r: int, i: int) -> np.ndarray:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from isz.games.recon import ADVERSARY, HOLD, LEFT, RIGHT, _likelihood, _pick, _step
+from isz.games.recon import ADVERSARY, HOLD, LEFT, RIGHT, pick_index, ring_step, sensor_likelihood
 from isz.rng import rand_float
 
 MOVES = (HOLD, LEFT, RIGHT)
@@ -27,12 +27,12 @@ def forward(t, obs, rpos, mot, params, alpha):
             alpha[i + 1, :] = 0.0
             for x in range(n):
                 for j in range(3):
-                    alpha[i + 1, _step(x, MOVES[j], n)] += alpha[i, x] * mot[i, x, j]
+                    alpha[i + 1, ring_step(x, MOVES[j], n)] += alpha[i, x] * mot[i, x, j]
             continue
         if obs[i] >= 0:
             tot = 0.0
             for x in range(n):
-                alpha[i, x] *= _likelihood(params, obs[i], x, rpos[i])
+                alpha[i, x] *= sensor_likelihood(params, obs[i], x, rpos[i])
                 tot += alpha[i, x]
             if tot <= 0.0:
                 return False
@@ -47,17 +47,17 @@ def backward(t, alpha, mot, params, rng, start, slot, moves):
     n = params[0]
     w = np.empty(3)
     for k in range(slot.shape[0]):
-        x = _pick(rng, alpha[t], n, False)
+        x = pick_index(rng, alpha[t], n, False)
         slot[k] = x
         for i in range(t - 1 - t % 2, 0, -2):  # the adversary (odd) turns, last first
             # P(x_i = y | x_{i+1} = x, readings before i) ∝ alpha[i, y] * motion(y -> x);
             # move j reaches x from y = x stepped by the opposite move (3 - j) % 3
             for j in range(3):
-                y = _step(x, MOVES[(3 - j) % 3], n)
+                y = ring_step(x, MOVES[(3 - j) % 3], n)
                 w[j] = alpha[i, y] * mot[i, y, j]
-            j = _pick(rng, w, 3, False)
+            j = pick_index(rng, w, 3, False)
             moves[k, i] = MOVES[j]
-            x = _step(x, MOVES[(3 - j) % 3], n)
+            x = ring_step(x, MOVES[(3 - j) % 3], n)
         start[k] = x
 
 
@@ -84,7 +84,7 @@ def predict(rng, rows, group, n, slot, moves):
             moves[order[j]] = MOVES[min(m, 2)]
         g0 = g1
     for k in range(big_n):
-        slot[k] = _step(slot[k], moves[k], n)
+        slot[k] = ring_step(slot[k], moves[k], n)
 
 
 @nb.njit(cache=True)
@@ -100,7 +100,7 @@ def pf_run(i0, i1, obs, rpos, mot, params, thresh, seeds, slot, start, moves, w,
         elif obs[i] >= 0:
             stats[2] += 1
             for k in range(big_n):
-                w[k] *= _likelihood(params, obs[i], slot[k], rpos[i])
+                w[k] *= sensor_likelihood(params, obs[i], slot[k], rpos[i])
             tot = np.sum(w)
             if tot <= 0.0:
                 return i

@@ -32,7 +32,7 @@ import numpy as np
 
 from isz.belief.recon_kernels import MOVES
 from isz.games.base import Game, State
-from isz.games.recon import ADVERSARY, LEFT, RECON, RIGHT, _info_tensor, _step
+from isz.games.recon import ADVERSARY, LEFT, RECON, RIGHT, info_tensor, ring_step
 from isz.types import IszError, check_fraction
 
 _MOVE_IDX = np.array(MOVES)
@@ -72,10 +72,10 @@ def _adversary_states(i, acts, starts, moves, params, out):
             out[g, 6 + j] = a
             if j % 2 == RECON:
                 if a == LEFT or a == RIGHT:
-                    r = _step(r, a, n)
+                    r = ring_step(r, a, n)
                     fuel -= 1
             else:
-                x = _step(x, a, n)
+                x = ring_step(x, a, n)
         out[g, 0], out[g, 1], out[g, 2], out[g, 3], out[g, 4], out[g, 5] = \
             starts[g], x, r, fuel, i, 0
 
@@ -83,7 +83,7 @@ def _adversary_states(i, acts, starts, moves, params, out):
 @nb.njit(cache=True)
 def _adversary_tensors(states, params, out):
     for g in range(states.shape[0]):
-        _info_tensor(states[g], params, ADVERSARY, out[g])
+        info_tensor(states[g], params, ADVERSARY, out[g])
 
 
 class PolicyMotion:
@@ -161,14 +161,14 @@ def _move_index(moves: np.ndarray) -> np.ndarray:
 
 
 def steps(slots: np.ndarray, moves: np.ndarray, n: int) -> np.ndarray:
-    """int64[K]: each slot moved by its move on the ring of ``n`` (`_step`, vectorised)."""
+    """int64[K]: each slot moved by its move on the ring of ``n`` (`ring_step`, vectorised)."""
     delta = np.zeros(4, dtype=np.int64)
     delta[LEFT], delta[RIGHT] = -1, 1
     return (slots + delta[moves]) % n
 
 
 def likelihoods(params: np.ndarray, outcome: int, slots: np.ndarray, r: int) -> np.ndarray:
-    """float64[K]: P(sensor outcome | adversary at slots[k], recon at r) (`_likelihood`)."""
+    """float64[K]: P(sensor outcome | adversary at slots[k], recon at r) (`sensor_likelihood`)."""
     n = params[0]
     d = np.abs(slots - r)
     d = np.minimum(d, n - d)

@@ -70,12 +70,12 @@ from isz.games.recon_rules import (  # noqa: F401  (re-exported for beliefs and 
     _current_player,
     _detect_ppb,
     _dist,
-    _info_tensor,
     _legal_actions,
-    _likelihood,
     _observe,
     _returns,
-    _step,
+    info_tensor,
+    ring_step,
+    sensor_likelihood,
 )
 from isz.games.registry import register
 from isz.rng import rand_float
@@ -83,7 +83,7 @@ from isz.types import CHANCE, IszError, check_int
 
 
 @nb.njit(cache=True)
-def _pick(rng, w, k, det):
+def pick_index(rng, w, k, det):
     """Index < k drawn proportionally to w (det: the first positive one); -1 if none."""
     total = 0.0
     for i in range(k):
@@ -120,18 +120,18 @@ def _resample_adversary(s, params, rng, det, out):
             if a == OBSERVE and o >= 0 and not (s[5] == 1 and i == t - 1):
                 tot = 0.0
                 for x in range(n):
-                    alpha[i, x] *= _likelihood(params, o, x, r)
+                    alpha[i, x] *= sensor_likelihood(params, o, x, r)
                     tot += alpha[i, x]
                 if tot <= 0.0:
                     return  # inconsistent observations: leave the state as is
                 alpha[i, :] /= tot
             alpha[i + 1, :] = alpha[i, :]
-            r = _step(r, a, n)
+            r = ring_step(r, a, n)
         else:
             for x in range(n):
                 alpha[i + 1, x] = (alpha[i, (x + n - 1) % n] + alpha[i, x]
                                    + alpha[i, (x + 1) % n]) / 3.0
-    x = _pick(rng, alpha[t], n, det)
+    x = pick_index(rng, alpha[t], n, det)
     out[1] = x
     cand = np.empty(3, dtype=np.int64)
     w = np.empty(3)
@@ -143,7 +143,7 @@ def _resample_adversary(s, params, rng, det, out):
             cand[2] = (x + n - 1) % n
             for j in range(3):
                 w[j] = alpha[i, cand[j]]
-            j = _pick(rng, w, 3, det)
+            j = pick_index(rng, w, 3, det)
             out[6 + i] = (HOLD, LEFT, RIGHT)[j]
             x = cand[j]
     out[0] = x
@@ -169,9 +169,9 @@ def _resample_sensor(s, params, rng, det, out):
                 else:
                     hit = rand_float(rng) < ppb / 1e9
                 out[6 + turns + i] = 1 + x if hit else 0
-            r = _step(r, a, n)
+            r = ring_step(r, a, n)
         else:
-            x = _step(x, a, n)
+            x = ring_step(x, a, n)
 
 
 @nb.njit(cache=True)
@@ -193,7 +193,7 @@ def _canonical(s, params, player, out):
 
 
 KERNEL = Kernel(_current_player, _legal_actions, _chance_outcomes, _apply_action,
-                _returns, _observe, _info_tensor, _redeterminize)
+                _returns, _observe, info_tensor, _redeterminize)
 
 
 def _check_sensor(value, slots: int) -> tuple[float, ...]:

@@ -1,4 +1,10 @@
-"""ReconGame rules as numba kernels (the game, its models and layouts: `isz.games.recon`)."""
+"""ReconGame rules as numba kernels (the game, its models and layouts: `isz.games.recon`).
+
+Public for the recon beliefs (`isz.belief.particle`, `isz.belief.recon_kernels`,
+`isz.belief.recon_policy`), which replay the same rules on their particles:
+`ring_step` (a move on the ring), `sensor_likelihood` (the sensor model) and
+`info_tensor` (a player's information-state tensor). The rest is the game's kernel.
+"""
 
 from __future__ import annotations
 
@@ -19,7 +25,9 @@ def _dist(a, b, n):
 
 
 @nb.njit(cache=True)
-def _step(x, a, n):
+def ring_step(x, a, n):
+    """The slot after move ``a`` from slot ``x`` on a ring of ``n`` slots (LEFT: x - 1,
+    RIGHT: x + 1, modulo n; HOLD and OBSERVE stay)."""
     if a == LEFT:
         return (x + n - 1) % n
     if a == RIGHT:
@@ -33,7 +41,7 @@ def _detect_ppb(params, d):
 
 
 @nb.njit(cache=True)
-def _likelihood(params, outcome, x, r):
+def sensor_likelihood(params, outcome, x, r):
     """P(sensor outcome | adversary at x, recon at r)."""
     p = _detect_ppb(params, _dist(x, r, params[0])) / 1e9
     if outcome == 0:
@@ -102,10 +110,10 @@ def _apply_action(s, params, a):
             if a == OBSERVE:
                 s[5] = 1
             elif a != HOLD:
-                s[2] = _step(s[2], a, n)
+                s[2] = ring_step(s[2], a, n)
                 s[3] -= 1
         else:
-            s[1] = _step(s[1], a, n)
+            s[1] = ring_step(s[1], a, n)
         s[4] = t + 1
 
 
@@ -128,7 +136,9 @@ def _observe(s, params, a, player):
 
 
 @nb.njit(cache=True)
-def _info_tensor(s, params, player, out):
+def info_tensor(s, params, player, out):
+    """Write ``player``'s information-state tensor of state ``s`` into ``out``
+    (float32[tensor size]; layout: `isz.games.recon` module docstring)."""
     n, turns, fuel = params[0], params[1], params[2]
     o_pos = 2
     o_fuel = o_pos + n
@@ -152,5 +162,5 @@ def _info_tensor(s, params, player, out):
         out[o_adv + x] = 1.0
         for i in range(t):
             if i % 2 == ADVERSARY:
-                x = _step(x, s[6 + i], n)
+                x = ring_step(x, s[6 + i], n)
             out[o_adv + n * (i + 1) + x] = 1.0

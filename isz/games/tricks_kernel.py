@@ -32,7 +32,9 @@ BID_BONUS = 10
 
 
 @nb.njit(cache=True, inline="always")
-def _popcount(m):
+def popcount(m):
+    """Number of set bits of card mask ``m`` (the cards in a hand); public for the
+    trick-taking beliefs' kernels (`isz.belief.gibbs_kernel`)."""
     n = 0
     while m != 0:
         m &= m - 1
@@ -305,7 +307,7 @@ def _redeterminize(s, kp, player, rng, out):
     used = s[INIT + player] | tbit
     for p in range(n):
         if p != player:
-            for _ in range(_received(s, kp, p) - _popcount(out[INIT + p])):
+            for _ in range(_received(s, kp, p) - popcount(out[INIT + p])):
                 bit = np.int64(1) << pool[k]
                 k += 1
                 out[HAND + p] |= bit

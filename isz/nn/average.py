@@ -5,9 +5,9 @@ of their parameters: ``avg <- avg + (net - avg) / n`` with ``n`` the number of
 networks averaged so far (``n = 1`` copies). For a slowly moving network the
 averaged weights give, to first order, the mean of the iterates' logits at every
 input: the geometric mean of their policies, an average policy that
-`scripts/mirror_dynamics.py` (``avg_weight=logit``) shows converging on Leduc
+`research.mirror_dynamics` (``avg_weight=logit``) shows converging on Leduc
 where the last iterate of the moving-magnet dynamics cycles under noisy targets.
-The training loop (``trainer.average_from``) and ``scripts/average_checkpoints.py``
+The training loop (``trainer.average_from``) and ``research.average_checkpoints``
 (from numbered checkpoints) both use `accumulate`, so their averages agree to the bit.
 """
 

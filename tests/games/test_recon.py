@@ -7,7 +7,7 @@ import pytest
 
 import isz
 from isz.games.base import State
-from isz.games.recon import _likelihood, _step
+from isz.games.recon import ring_step, sensor_likelihood
 from isz.games.testing import check_game
 from isz.rng import new_rng
 from isz.types import CHANCE, TERMINAL, IllegalActionError, IszError
@@ -163,7 +163,7 @@ def test_detection_pins_the_adversary(game):
     for _ in range(200):
         game.kernel.redeterminize(s.data, game.kparams, 0, rng, out)
         assert out[0] == 1 and out[1] in (7, 0, 1, 2, 3)
-        assert _likelihood(game.kparams, 0, out[1], 0) > 0  # "nothing" at turn 4 possible
+        assert sensor_likelihood(game.kparams, 0, out[1], 0) > 0  # "nothing" at turn 4 possible
 
 
 def test_recon_resampler_is_the_exact_posterior():
@@ -178,10 +178,10 @@ def test_recon_resampler_is_the_exact_posterior():
             x, r, w = start, 0, 1.0
             for i in range(t):
                 if i % 2 == 0:
-                    w *= _likelihood(kp, sens[i], x, r) if sens[i] >= 0 else 1.0
-                    r = _step(r, acts[i], 5)
+                    w *= sensor_likelihood(kp, sens[i], x, r) if sens[i] >= 0 else 1.0
+                    r = ring_step(r, acts[i], 5)
                 else:
-                    x = _step(x, moves[i // 2], 5)
+                    x = ring_step(x, moves[i // 2], 5)
             if w > 0:
                 post[(start, moves)] = w
     z = sum(post.values())

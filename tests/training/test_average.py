@@ -1,12 +1,11 @@
 """The weight average of ``trainer.average_from`` (SWA, an average policy): the running
 mean of the networks after each iteration from ``average_from`` on, kept in the
 checkpoint (a resume is bit-identical), written as ``average.pt``, the same to the bit
-as ``scripts/average_checkpoints.py`` over the numbered checkpoints, evaluated for
+as ``research.average_checkpoints`` over the numbered checkpoints, evaluated for
 exploitability, and off by default."""
 
 from __future__ import annotations
 
-import importlib.util
 import re
 from pathlib import Path
 
@@ -19,9 +18,8 @@ from isz.nn.average import accumulate
 from isz.training import loop
 from isz.training.config import TrainConfig, validate
 from isz.training.logging import read_metrics
+from research import average_checkpoints, iterate_averages
 from tests.training.kuhn_mirror import kuhn_mirror_cfg, train_stopped_after
-
-ROOT = Path(__file__).resolve().parents[2]
 
 
 def _cfg(run_dir: Path, iterations: int = 4, average_from: int = 2) -> TrainConfig:
@@ -32,14 +30,6 @@ def _cfg(run_dir: Path, iterations: int = 4, average_from: int = 2) -> TrainConf
 
 def _equal(a: dict, b: dict) -> bool:
     return a.keys() == b.keys() and all(torch.equal(a[k], b[k]) for k in a)
-
-
-def _script():
-    spec = importlib.util.spec_from_file_location(
-        "average_checkpoints", ROOT / "scripts" / "average_checkpoints.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 def test_accumulate_is_the_running_mean_of_the_weights():
@@ -92,7 +82,7 @@ def test_average_matches_the_checkpoints_and_survives_a_resume(tmp_path, monkeyp
     assert not _equal(avg["model"], iters[-1])
     for k, v in avg["model"].items():
         assert torch.allclose(v, sum(m[k] for m in iters) / 3, atol=1e-6), k
-    post = load_checkpoint(_script().average_run(ref, 2))
+    post = load_checkpoint(average_checkpoints.average_run(ref, 2))
     assert _equal(post["model"], avg["model"])  # the same folds, the same bits
     final = read_metrics(ref / "metrics.jsonl")[-1]
     assert 0 < final["eval/average_exploitability_net"] < 1.0
@@ -110,28 +100,24 @@ def test_average_checkpoints_names_missing_iterations(tmp_path):
     loop.train(_cfg(tmp_path, iterations=3, average_from=0))
     (tmp_path / "checkpoints" / "iter-000002.pt").unlink()
     with pytest.raises(IszError, match=r"iterations \[2\] have no iter-<n>.pt"):
-        _script().average_run(tmp_path, 1)
+        average_checkpoints.average_run(tmp_path, 1)
     with pytest.raises(IszError, match="no numbered checkpoint at or after iteration 9"):
-        _script().average_run(tmp_path, 9)
-    assert _script().main([str(tmp_path), "--from", "3"]) == 0
+        average_checkpoints.average_run(tmp_path, 9)
+    assert average_checkpoints.main([str(tmp_path), "--from", "3"]) == 0
     assert load_checkpoint(tmp_path / "checkpoints" / "average-from-3.pt")["counters"] == \
         {"iteration": 3, "averaged": 1}
 
 
 def test_iterate_averages_weights_column_is_the_average_checkpoint(tmp_path):
-    """scripts/iterate_averages.py: its ``weights`` average from S is the network that
+    """research.iterate_averages: its ``weights`` average from S is the network that
     ``trainer.average_from=S`` writes; with one iterate every average is that iterate."""
     from isz.agents.network import NetworkEvaluator
     from isz.evaluation.exploitability import exploitability
     from isz.nn import load_model
     from isz.search.evaluator import evaluator_policy
 
-    spec = importlib.util.spec_from_file_location(
-        "iterate_averages", ROOT / "scripts" / "iterate_averages.py")
-    ia = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(ia)
     loop.train(_cfg(tmp_path, iterations=4, average_from=2))
-    r = ia.run_averages(tmp_path, [2, 4])
+    r = iterate_averages.run_averages(tmp_path, [2, 4])
     model, _ = load_model(tmp_path / "checkpoints" / "average.pt")
     game = __import__("isz").make_game("kuhn_poker")
     swa = exploitability(game, evaluator_policy(NetworkEvaluator(model, "cpu"))).exploitability

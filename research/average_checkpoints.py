@@ -1,12 +1,12 @@
 """The weight average of a run's numbered checkpoints, as one loadable checkpoint.
 
-    .venv/bin/python scripts/average_checkpoints.py runs/leduc_nash_magnet_s0 --from 50
+    python -m research.average_checkpoints runs/leduc_nash_magnet_s0 --from 50
 
 Folds the networks of ``checkpoints/iter-<n>.pt`` for n = ``--from`` .. the last
 one into their running mean (`isz.nn.average.accumulate`, as the training loop's
 ``trainer.average_from`` does, so the result is the same to the bit) and writes
 it as ``checkpoints/<--output>`` (default ``average-from-<S>.pt``) with the
-planner knobs of ``last.pt``: ``scripts/nash_table.py --checkpoint <name>`` and
+planner knobs of ``last.pt``: ``python -m research.nash_table --checkpoint <name>`` and
 `isz.load_planner` read it like any checkpoint. Every iteration from ``--from``
 to the last numbered one must have its checkpoint (train with
 ``trainer.checkpoint_every=1`` and a ``trainer.keep_last`` that keeps them).
@@ -19,10 +19,7 @@ import re
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-
-from isz.types import IszError  # noqa: E402
+from isz.types import IszError
 
 
 def numbered(ck: Path) -> dict[int, Path]:

@@ -1,9 +1,8 @@
-#!/usr/bin/env python3
 """A trained recon planner against planner variants and rollout search, per seat.
 
-    python scripts/recon_eval.py runs/recon_hard/checkpoints/last.pt --opponent so_ismcts \\
+    python -m research.recon_eval runs/recon_hard/checkpoints/last.pt --opponent so_ismcts \\
         --deals 1000 --iterations 32
-    python scripts/recon_eval.py CKPT --opponent pimc --seconds 0.02   # equal time per move
+    python -m research.recon_eval CKPT --opponent pimc --seconds 0.02   # equal time per move
 
 Agent A is the checkpoint's planner as trained (its belief: for recon_hard the particle
 filter whose adversary plays the network; ``--belief-policy uniform``: a random
@@ -32,14 +31,13 @@ import argparse
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from isz import IszError, load_planner, make_agent  # noqa: E402
-from isz.agents.base import Agent  # noqa: E402
-from isz.cli import key_values  # noqa: E402
-from isz.evaluation import match  # noqa: E402
-from isz.evaluation.seats import seat_rows  # noqa: E402
-from isz.types import check_choice, check_int  # noqa: E402
+from isz import IszError, load_planner, make_agent
+from isz.agents.base import Agent
+from isz.cli import key_values
+from isz.evaluation import match
+from isz.evaluation.seats import seat_rows
+from isz.fs import write_json_atomic
+from isz.types import check_choice, check_int
 
 OPPONENTS = ("planner", "planner_uniform", "so_ismcts", "pimc")
 DIAG_WORLDS = 256  # worlds drawn per filter and recon decision to count distinct ones
@@ -112,7 +110,7 @@ def build(args):
     budget = _budget(args)
     import torch
 
-    # one core per decision for every agent (as scripts/evaluate.py): equal cost
+    # one core per decision for every agent (as isz-evaluate): equal cost
     torch.set_num_threads(1)
     a = _agent_a(args, budget)
     b = _agent_b(args, budget, a.game)
@@ -179,12 +177,12 @@ def _last_move_wins(game, marginal, state, view) -> bool:
     mass within ring distance 1 of where it ends) wins against the true slot."""
     import numpy as np
 
-    from isz.games.recon import _step
+    from isz.games.recon import ring_step
 
     n, r, x = game.params["slots"], int(state.data[2]), int(state.data[1])
     best, best_mass = None, -1.0
     for a in view.legal_actions:
-        r2 = int(_step(r, a, n))
+        r2 = int(ring_step(r, a, n))
         d = np.abs(np.arange(n) - r2)
         dist = np.minimum(d, n - d)
         mass = float(marginal[dist <= 1].sum())
@@ -376,8 +374,6 @@ def main(argv=None) -> int:
         payload["filter_diagnostics"] = diag = summary()
         _print_diagnostics(diag)
     if args.output:
-        from scripts.evaluate import write_json_atomic
-
         write_json_atomic(Path(args.output), payload)
     return 0
 

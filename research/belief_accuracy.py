@@ -1,6 +1,6 @@
 """How well do a trick-taking game's beliefs place the opponents' unseen cards?
 
-    .venv/bin/python scripts/belief_accuracy.py CHECKPOINT --games 40 --worlds 64 \\
+    python -m research.belief_accuracy CHECKPOINT --games 40 --worlds 64 \\
         --after-tricks 3 --beliefs voids gibbs gibbs:network --seed 0
 
 Positions come from rollout self-play (`so_ismcts` with the ``voids`` belief,
@@ -27,12 +27,10 @@ from pathlib import Path
 
 import numpy as np
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-
-from isz import IszError, load_planner, make_agent  # noqa: E402
-from isz.search.evaluator import make_search_belief  # noqa: E402
-from isz.types import check_int  # noqa: E402
+from isz import IszError, load_planner, make_agent
+from isz.fs import write_json_atomic
+from isz.search.evaluator import make_search_belief
+from isz.types import check_int
 
 HANDS = 15  # state[15:15+P]: the current hands (card masks), isz/games/tricks.py
 TRICKS_DONE = 12
@@ -130,8 +128,6 @@ def main(argv=None) -> int:
         print(f"{name:15s} placed right {r['placed_right']:.4f} ± {r['se']:.4f}  "
               f"({r['seconds_per_world'] * 1e3:.2f} ms a world, {r['positions']} positions)")
     if args.output:
-        from scripts.evaluate import write_json_atomic
-
         write_json_atomic(Path(args.output), {"config": vars(args), "beliefs": res})
     return 0
 

@@ -1,6 +1,6 @@
 """Exact exploitability of final checkpoints: raw network and planner, over seeds.
 
-    .venv/bin/python scripts/nash_table.py --run "magnet=runs/kuhn_magnet_s*" \\
+    python -m research.nash_table --run "magnet=runs/kuhn_magnet_s*" \\
         --planner-seeds 0 1 2 3 4 --output docs/results/nash/kuhn_nash_table.json
 
 For each ``--run LABEL=GLOB`` (one run folder per training seed) it loads every
@@ -11,7 +11,7 @@ the settings its run recorded (`isz.load_planner`; ``--knob key=value`` changes
 one, e.g. ``iterations=1024``) for each planner seed (the generator of every
 search, `isz.evaluation.agent_policy`). It prints, and writes as JSON, each
 recipe's values per training seed and planner seed, their mean and range.
-``scripts/evaluate.py checkpoint=... agents=[planner] exploitability=true seed=S``
+``isz-evaluate checkpoint=... agents=[planner] exploitability=true seed=S``
 gives the same planner figure for one checkpoint and seed.
 """
 
@@ -25,10 +25,7 @@ from pathlib import Path
 
 import numpy as np
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-
-from isz.types import IszError  # noqa: E402
+from isz.types import IszError
 
 
 def _value(text: str):

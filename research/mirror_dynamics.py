@@ -1,6 +1,6 @@
 """The mirror target's dynamics without a network or a search: exact q, tabular policy.
 
-    .venv/bin/python scripts/mirror_dynamics.py kuhn_poker alpha=0.1 \\
+    python -m research.mirror_dynamics kuhn_poker alpha=0.1 \\
         alpha=0.1,magnet=network,every=20,lag=0.35
 
 Each spec (comma-separated ``key=value``) runs one trajectory: every
@@ -34,11 +34,9 @@ from pathlib import Path
 
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from isz.evaluation.exploitability import exploitability, game_tree  # noqa: E402
-from isz.games.registry import make_game  # noqa: E402
-from isz.types import CHANCE, TERMINAL, IszError  # noqa: E402
+from isz.evaluation.exploitability import exploitability, game_tree
+from isz.games.registry import make_game
+from isz.types import CHANCE, TERMINAL, IszError
 
 DEFAULTS = {"iters": 100, "eta": 2.0, "alpha": 0.1, "magnet": "uniform", "every": 10,
             "lag": 1.0, "noise": 0.0, "seed": 0, "avg_from": 0, "avg_weight": "uniform"}

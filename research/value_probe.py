@@ -1,7 +1,7 @@
 """Offline probe: does a value head trained on these targets generalise to new games?
 
-    python scripts/value_probe.py play --games 768 --seed 0 --out /tmp/oh_rollout.npz
-    python scripts/value_probe.py fit /tmp/oh_rollout.npz --test-games 128
+    python -m research.value_probe play --games 768 --seed 0 --out /tmp/oh_rollout.npz
+    python -m research.value_probe fit /tmp/oh_rollout.npz --test-games 128
 
 ``play``: self-play Oh Hell (or ``--game``) with the search that training's
 first ``selfplay.rollout_iterations`` use (PUCT, random-playout leaves,

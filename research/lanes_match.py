@@ -1,7 +1,6 @@
-#!/usr/bin/env python3
 """Does batching one decision's simulations cost strength? Planner vs itself.
 
-    python scripts/lanes_match.py runs/tricks/checkpoints/last.pt --simulations 64 --deals 1000
+    python -m research.lanes_match runs/tricks/checkpoints/last.pt --simulations 64 --deals 1000
 
 The checkpoint's planner with ``lanes`` simulations in flight per network call
 (default: its automatic choice) plays the same planner with one simulation per
@@ -17,12 +16,10 @@ import json
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+import torch
 
-import torch  # noqa: E402
-
-import isz  # noqa: E402
-from isz.evaluation import match  # noqa: E402
+import isz
+from isz.evaluation import match
 
 
 def main(argv=None) -> int:

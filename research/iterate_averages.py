@@ -1,6 +1,6 @@
 """Exact exploitability of a run's last iterate and of averages of its iterates.
 
-    .venv/bin/python scripts/iterate_averages.py runs/leduc_nash_magnet_s* --from 30 50 \\
+    python -m research.iterate_averages runs/leduc_nash_magnet_s* --from 30 50 \\
         --output docs/results/nash/leduc_iterate_averages.json
 
 For each run folder (numbered checkpoints of every iteration, as with
@@ -24,13 +24,10 @@ from pathlib import Path
 
 import numpy as np
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-
-from isz.types import IszError  # noqa: E402
+from isz.types import IszError
 
 
-def _tabular(model, views, game) -> np.ndarray:
+def network_policies(model, views, game) -> np.ndarray:
     """probs[I, a] of the raw network at every information set (one batch)."""
     import torch
 
@@ -45,13 +42,11 @@ def _tabular(model, views, game) -> np.ndarray:
 
 def run_averages(run: Path, starts: list[int]) -> dict:
     """{"last": e, "by_start": {S: {"reach", "logit", "weights"}}} for one run."""
-    sys.path.insert(0, str(ROOT / "scripts"))
-    from average_checkpoints import numbered
-    from mirror_dynamics import own_reach
-
     from isz.evaluation.exploitability import exploitability, game_tree
     from isz.nn.average import accumulate
     from isz.nn.checkpoint import checkpoint_game, load_checkpoint, load_model
+    from research.average_checkpoints import numbered
+    from research.mirror_dynamics import own_reach
 
     ck = Path(run) / "checkpoints"
     found = numbered(ck)
@@ -71,7 +66,7 @@ def run_averages(run: Path, starts: list[int]) -> dict:
     policies, models = {}, {}
     for i in range(min(starts), last_it + 1):
         models[i], _ = load_model(found[i], game)
-        policies[i] = _tabular(models[i], tree.views, game)
+        policies[i] = network_policies(models[i], tree.views, game)
     out = {"run": str(run), "last_iteration": last_it, "last": exploit(policies[last_it]),
            "by_start": {}}
     for s in starts:
@@ -89,7 +84,7 @@ def run_averages(run: Path, starts: list[int]) -> dict:
         logit = np.exp(z - z.max(axis=1, keepdims=True))
         logit /= logit.sum(axis=1, keepdims=True)
         out["by_start"][str(s)] = {"reach": exploit(reach), "logit": exploit(logit),
-                                   "weights": exploit(_tabular(avg, tree.views, game))}
+                                   "weights": exploit(network_policies(avg, tree.views, game))}
     return out
 
 

@@ -1,6 +1,6 @@
 """Exploitability against work done: training runs next to OpenSpiel's CFR.
 
-    .venv/bin/python scripts/nash_curves.py --run "kuhn_nash=runs/kuhn_nash_s*" \\
+    python -m research.nash_curves --run "kuhn_nash=runs/kuhn_nash_s*" \\
         --run "magnet=runs/kuhn_magnet_s*" --output docs/results/nash/kuhn_nash_curves \\
         --png docs/results/nash/kuhn_nash_curves.png
 
@@ -46,11 +46,8 @@ from pathlib import Path
 
 import numpy as np
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-
-from isz.training.logging import METRICS, read_metrics  # noqa: E402
-from isz.types import IszError  # noqa: E402
+from isz.training.logging import METRICS, read_metrics
+from isz.types import IszError
 
 KEYS = {"planner": "eval/exploitability", "net": "eval/exploitability_net"}
 
@@ -80,13 +77,11 @@ def run_curves(label: str, pattern: str) -> dict:
 def average_curve(label: str, pattern: str, start: int) -> dict:
     """Exploitability of the raw network with the weights averaged over iterations
     ``start``..N, at every iteration N >= ``start`` that all the runs evaluated."""
-    sys.path.insert(0, str(ROOT / "scripts"))
-    from average_checkpoints import numbered
-    from iterate_averages import _tabular
-
     from isz.evaluation.exploitability import exploitability, game_tree
     from isz.nn.average import accumulate
     from isz.nn.checkpoint import checkpoint_game, load_checkpoint, load_model
+    from research.average_checkpoints import numbered
+    from research.iterate_averages import network_policies
 
     base = run_curves(label, pattern)
     its = [i for i in base["iteration"] if i >= start]
@@ -107,7 +102,7 @@ def average_curve(label: str, pattern: str, start: int) -> dict:
             model, _ = load_model(found[i], game)
             avg = accumulate(avg, model, n)
             if i in its:
-                p = _tabular(avg, tree.views, game)
+                p = network_policies(avg, tree.views, game)
                 e = exploitability(game, lambda v, p=p, ix=index: p[ix[v.key]])
                 row.append(e.exploitability)
         vals.append(row)

@@ -1,0 +1,208 @@
+#!/usr/bin/env bash
+# docs/results/nash.md: toward Nash on Kuhn and Leduc poker: exploitability of search
+# alone, of AlphaZero-style training, and of the mirror-descent recipes (kuhn_nash,
+# kuhn_nash_magnet, leduc_nash, leduc_nash_magnet, leduc_nash_average) over seeds.
+#   bash research/reproduce/nash.sh               # every section, in order (hours)
+#   bash research/reproduce/nash.sh recipes       # some sections (names: the end)
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+source research/reproduce/sections.sh
+PY=.venv/bin/python
+mkdir -p results/nash
+
+search() {  # search-only agents: exact exploitability on Kuhn and Leduc
+  $PY - <<'PYEOF'
+import isz
+from isz.evaluation import agent_policy, exploitability
+for g in ("kuhn_poker", "leduc_poker"):
+    game = isz.make_game(g)
+    for name in ("so_ismcts", "mo_ismcts", "pimc"):
+        for its in (1000, 10000):
+            for sel in ("ucb", "smooth"):
+                ag = isz.make_agent(name, game, iterations=its, selection=sel,
+                                    final="visit_distribution")
+                e = exploitability(game, agent_policy(ag, 0)).exploitability
+                print(g, name, its, sel, round(e, 4), flush=True)
+PYEOF
+}
+
+first_runs() {  # AlphaZero targets (kuhn 30, leduc 60 iterations), then kuhn_nash, leduc_nash
+  $PY scripts/train.py game=kuhn_poker trainer.iterations=30 trainer.final_eval_deals=200
+  $PY scripts/train.py game=leduc_poker trainer.iterations=60 trainer.eval_deals=100 \
+    trainer.final_eval_deals=500
+  # toward Nash: posterior belief under the network, on-policy q, mirror-descent targets
+  $PY scripts/train.py experiment=kuhn_nash
+  $PY scripts/train.py experiment=leduc_nash
+  for ck in last best; do
+    $PY scripts/evaluate.py checkpoint=runs/leduc_nash/checkpoints/$ck.pt "agents=[planner]" \
+      deals=1 iterations=1024 exploitability=true knobs.planner.mirror_eta=5 progress=false \
+      output=results/nash/leduc_nash_$ck.json
+  done
+}
+
+equal_time() {  # the planner's exploitability at a fixed time and at a fixed simulation
+  # count, per planner seed (Kuhn toward Nash; Leduc with AlphaZero targets)
+  [ -f runs/kuhn_nash/checkpoints/last.pt ] || $PY scripts/train.py experiment=kuhn_nash
+  [ -f runs/leduc_poker/checkpoints/last.pt ] || \
+    $PY scripts/train.py game=leduc_poker trainer.iterations=60 trainer.final_eval_deals=10
+  for s in 0 1 2 3 4; do
+    for b in time_per_move=0.01 iterations=64; do
+      $PY scripts/evaluate.py checkpoint=runs/kuhn_nash/checkpoints/last.pt \
+        "agents=[planner]" deals=1 $b seed=$s exploitability=true progress=false \
+        output=results/nash/kuhn_nash_${b/=/_}_s$s.json
+    done
+  done
+  for s in 0 1 2; do
+    for b in time_per_move=0.01 iterations=128; do
+      $PY scripts/evaluate.py checkpoint=runs/leduc_poker/checkpoints/last.pt \
+        "agents=[planner]" deals=1 $b seed=$s exploitability=true progress=false \
+        output=results/nash/leduc_az_${b/=/_}_s$s.json
+    done
+  done
+}
+
+recipes() {
+  # a last iterate you can trust: final checkpoints (last.pt) of kuhn_nash and
+  # kuhn_nash_magnet over training seeds 0-2 x planner seeds 0-4 (~15 min on 2 cores)
+  for s in 0 1 2; do
+    $PY scripts/train.py experiment=kuhn_nash trainer.seed=$s \
+      experiment.run_dir=runs/kuhn_nash_s$s logger.progress=false
+    $PY scripts/train.py experiment=kuhn_nash_magnet trainer.seed=$s \
+      experiment.run_dir=runs/kuhn_nash_magnet_s$s logger.progress=false
+  done
+  $PY -m research.nash_table --run "kuhn_nash=runs/kuhn_nash_s*" \
+    --run "kuhn_nash_magnet=runs/kuhn_nash_magnet_s*" --output docs/results/nash/kuhn_nash_table.json
+  $PY -m research.nash_table --run "kuhn_nash_magnet (planner step 2)=runs/kuhn_nash_magnet_s*" \
+    --knob mirror_eta=2.0 --output docs/results/nash/kuhn_nash_magnet_step2_table.json
+  for e in 2.0 1.0 0.5 0.25; do   # the planner's step, training seed 0
+    $PY -m research.nash_table --run "step $e=runs/kuhn_nash_magnet_s0" --knob mirror_eta=$e
+  done
+  # plain AlphaZero targets for the figure (0.4 min each), evaluated every 3 iterations
+  for s in 0 1 2; do
+    $PY scripts/train.py game=kuhn_poker trainer.iterations=30 trainer.eval_every=3 \
+      trainer.eval_deals=20 trainer.final_eval_deals=200 'trainer.eval_opponents=[so_ismcts]' \
+      trainer.seed=$s experiment.run_dir=runs/kuhn_az_s$s logger.progress=false
+  done
+  # (the committed figure kept the kuhn_nash, kuhn_nash_magnet and CFR curves of an earlier
+  # JSON and added AlphaZero's: --include docs/results/nash/kuhn_nash_curves.json --cfr-from it)
+  $PY -m research.nash_curves --run "kuhn_nash=runs/kuhn_nash_s*" \
+    --run "kuhn_nash_magnet=runs/kuhn_nash_magnet_s*" --run "AlphaZero targets=runs/kuhn_az_s*" \
+    --output docs/results/nash/kuhn_nash_curves --png docs/results/nash/kuhn_nash_curves.png
+  # the ablations (training seed 0)
+  M="search.magnet=network"
+  U="search.root_selection=uniform"
+  while read -r name overrides; do
+    # shellcheck disable=SC2086  # the overrides are words
+    $PY scripts/train.py experiment=kuhn_nash $overrides experiment.run_dir=runs/abl_$name \
+      logger.progress=false
+  done <<ABLATIONS
+uniform_root $U
+magnet10 $M search.magnet_every=10
+magnet20 $M search.magnet_every=20
+magnet30 $M search.magnet_every=30
+both10 $U $M search.magnet_every=10
+both20 $U $M search.magnet_every=20
+both20_i200 $U $M search.magnet_every=20 trainer.iterations=200
+both30_i200 $U $M search.magnet_every=30 trainer.iterations=200
+both20_sim128 $U $M search.magnet_every=20 search.simulations=128
+ABLATIONS
+  # the same dynamics with exact q (tabular): uniform magnet, moving magnet, network lag
+  $PY -m research.mirror_dynamics kuhn_poker alpha=0.1 alpha=0.1,magnet=network,every=10 \
+    alpha=0.1,magnet=network,every=10,lag=0.35 alpha=0.1,magnet=network,every=20,lag=0.35 \
+    alpha=0.1,magnet=network,every=30,lag=0.35
+  # Leduc: leduc_nash (seeds 0-1, run before checkpoint_every=1: its table as it was),
+  # leduc_nash_magnet (seeds 0-2),
+  # every iteration's checkpoint kept (the iterate averages below read them; training is
+  # unchanged by it); final checkpoints over planner seeds 0-4
+  K="trainer.checkpoint_every=1 trainer.keep_last=1000 logger.progress=false"
+  for s in 0 1; do
+    $PY scripts/train.py experiment=leduc_nash trainer.eval_every=20 trainer.seed=$s \
+      experiment.run_dir=runs/leduc_nash_s$s $K
+  done
+  for s in 0 1 2; do
+    $PY scripts/train.py experiment=leduc_nash_magnet trainer.seed=$s \
+      experiment.run_dir=runs/leduc_nash_magnet_s$s $K
+  done
+  # experiment=leduc_nash_average is leduc_nash_magnet with trainer.average_from=10: the
+  # same training, its average.pt = average-from-10.pt below. The longer step tried:
+  $PY scripts/train.py experiment=leduc_nash_average search.mirror_eta=10 \
+    search.mirror_alpha=0.02 trainer.iterations=150 trainer.eval_every=25 \
+    experiment.run_dir=runs/leduc_abl_average_eta10_a02_s0 $K
+  $PY -m research.nash_table --run "leduc_nash=runs/leduc_nash_s*" \
+    --run "leduc_nash_magnet=runs/leduc_nash_magnet_s[01]" --planner-seeds 0 1 2 \
+    --output docs/results/nash/leduc_nash_table.json   # the earlier table: seeds 0-1 x 0-2
+  $PY -m research.nash_table --run "leduc_nash_magnet=runs/leduc_nash_magnet_s*" \
+    --output docs/results/nash/leduc_nash_magnet_table.json
+  $PY -m research.average_checkpoints runs/leduc_nash_magnet_s* --from 10
+  $PY -m research.nash_table --run "leduc_nash_magnet, weights averaged from 10=runs/leduc_nash_magnet_s*" \
+    --checkpoint average-from-10.pt --output docs/results/nash/leduc_nash_magnet_average_table.json
+  $PY -m research.nash_table \
+    --run "leduc_nash_magnet, weights averaged from 10, planner step 0.5=runs/leduc_nash_magnet_s*" \
+    --checkpoint average-from-10.pt --knob mirror_eta=0.5 \
+    --output docs/results/nash/leduc_nash_magnet_average_step05_table.json
+  R=runs/leduc_abl_average_eta10_a02_s0
+  $PY -m research.nash_table --run "eta 10, alpha 0.02, 150 it, last.pt=$R" \
+    --output docs/results/nash/leduc_abl_average_eta10_last_table.json
+  $PY -m research.nash_table --run "eta 10, alpha 0.02, 150 it, average.pt=$R" \
+    --checkpoint average.pt --output docs/results/nash/leduc_abl_average_eta10_table.json
+  $PY -m research.iterate_averages runs/leduc_nash_magnet_s* --from 1 10 20 50 \
+    --output docs/results/nash/leduc_iterate_averages_magnet.json
+  $PY -m research.iterate_averages $R --from 1 10 20 50 100 \
+    --output docs/results/nash/leduc_iterate_averages_abl_eta10.json
+  # plain AlphaZero targets for the figure (1.0 min each), evaluated every 10 iterations
+  for s in 0 1 2; do
+    $PY scripts/train.py game=leduc_poker trainer.iterations=60 trainer.eval_every=10 \
+      trainer.eval_deals=20 trainer.final_eval_deals=200 'trainer.eval_opponents=[so_ismcts]' \
+      trainer.seed=$s experiment.run_dir=runs/leduc_az_s$s logger.progress=false
+  done
+  # (the committed figure kept leduc_nash's curve, seeds 0-1, and CFR's from an earlier
+  # JSON: --include "OLD.json#leduc_nash" --cfr-from OLD.json)
+  $PY -m research.nash_curves --game leduc_poker --cfr-iterations 1000 \
+    --run "leduc_nash=runs/leduc_nash_s*" --run "leduc_nash_magnet=runs/leduc_nash_magnet_s*" \
+    --average-curve "magnet, weights averaged=runs/leduc_nash_magnet_s*" --average-from 10 \
+    --run "AlphaZero targets=runs/leduc_az_s*" \
+    --output docs/results/nash/leduc_nash_curves --png docs/results/nash/leduc_nash_curves.png
+  # Leduc ablations (seed 0; docs/results/nash/leduc_nash_ablations.json)
+  L="experiment=leduc_nash_magnet selfplay.games_per_iteration=1024"
+  while read -r name overrides; do
+    # shellcheck disable=SC2086  # the overrides are words
+    $PY scripts/train.py $overrides experiment.run_dir=runs/leduc_abl_$name \
+      logger.progress=false
+  done <<ABLATIONS
+magnet_buf8k $L trainer.buffer_size=8000
+magnet_eta2 $L trainer.buffer_size=8000 search.mirror_eta=2.0
+uniform_root experiment=leduc_nash search.root_selection=uniform trainer.eval_every=20
+magnet_buf24k $L
+magnet_buf24k_i200 $L trainer.iterations=200
+ABLATIONS
+  $PY -m research.mirror_dynamics leduc_poker alpha=0.05 \
+    alpha=0.05,eta=10,magnet=network,every=20,lag=0.35
+  # the tabular dynamics with iterate averages (about 10 min on one core)
+  L=lag=0.35,iters=200
+  M=magnet=network
+  $PY -m research.mirror_dynamics leduc_poker alpha=0.05,eta=10,$L,avg_from=1,avg_weight=linear \
+    alpha=0.05,eta=10,$M,every=20,$L,avg_from=1,avg_weight=linear \
+    alpha=0.05,eta=10,$M,every=20,$L,avg_from=50 \
+    alpha=0.05,eta=10,$M,every=20,$L,avg_from=30,avg_weight=logit \
+    alpha=0.05,eta=5,$M,every=20,$L,avg_from=1,avg_weight=linear \
+    alpha=0.05,eta=5,$M,every=20,$L,avg_from=30,avg_weight=logit \
+    alpha=0.02,eta=10,$M,every=20,$L,avg_from=1,avg_weight=linear \
+    alpha=0.05,eta=10,$M,every=40,$L,avg_from=1,avg_weight=linear \
+    alpha=0.0,eta=10,$L,avg_from=1,avg_weight=linear \
+    --output docs/results/nash/leduc_mirror_dynamics.json
+  S=""
+  for seed in 0 1 2; do
+    N=noise=0.05,seed=$seed
+    S="$S alpha=0.05,eta=10,$M,every=20,$L,avg_from=1,avg_weight=linear,$N"
+    S="$S alpha=0.05,eta=10,$M,every=20,$L,avg_from=30,avg_weight=logit,$N"
+    S="$S alpha=0.05,eta=5,$M,every=20,$L,avg_from=30,avg_weight=logit,$N"
+    S="$S alpha=0.05,eta=10,$L,avg_from=1,avg_weight=linear,$N"
+    S="$S alpha=0.05,eta=10,$M,every=20,$L,avg_from=10,avg_weight=logit,$N"
+    S="$S alpha=0.02,eta=10,$M,every=20,$L,avg_from=10,avg_weight=logit,$N"
+  done
+  S="$S alpha=0.05,eta=10,$M,every=20,$L,avg_from=1,avg_weight=linear,noise=0.1,seed=0"
+  # shellcheck disable=SC2086  # the specs are words
+  $PY -m research.mirror_dynamics leduc_poker $S --output docs/results/nash/leduc_mirror_dynamics_noise.json
+}
+
+run_sections "search first_runs equal_time recipes" "$@"

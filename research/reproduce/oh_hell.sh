@@ -1,0 +1,182 @@
+#!/usr/bin/env bash
+# docs/results/oh_hell.md: Oh Hell (3 players, 52 cards, bids): the trained planners
+# against rollout so_ismcts and pimc, at equal simulations and at equal time a move.
+# Every section trains or plays for a long time (hours on 2 cores in all):
+#   bash research/reproduce/oh_hell.sh                  # every section, in order
+#   bash research/reproduce/oh_hell.sh teacher beliefs  # some sections (names: the end)
+# The speed rows of the same planners: research/reproduce/speed.sh.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+source research/reproduce/sections.sh
+PY=.venv/bin/python
+mkdir -p results/oh_hell
+three="agents=[planner,so_ismcts,pimc] knobs.so_ismcts.belief=voids knobs.pimc.belief=voids"
+q="$three knobs.planner.value_view=own workers=2 seed=1 progress=false"
+t="$three workers=2 seed=1 progress=false"
+long=runs/oh_hell_teacher_long/checkpoints/last.pt
+
+plain() {  # experiment=oh_hell: value targets are the final return
+  $PY scripts/train.py experiment=oh_hell
+  ck=runs/oh_hell/checkpoints/last.pt
+  $PY scripts/evaluate.py checkpoint=$ck $three deals=1000 iterations=32 workers=2 seed=1 \
+    progress=false output=results/oh_hell/oh_hell_equal_sims_32.json
+  $PY scripts/evaluate.py checkpoint=$ck $three deals=1000 time_per_move=0.02 workers=2 \
+    seed=1 progress=false output=results/oh_hell/oh_hell_equal_time_0.02.json
+  $PY scripts/evaluate.py checkpoint=$ck $three deals=200 time_per_move=0.1 workers=2 \
+    seed=1 progress=false output=results/oh_hell/oh_hell_equal_time_0.1.json
+}
+
+q_targets() {  # lower-noise value targets: the offline probe, then experiment=oh_hell_q
+  # (rollout self-play, root-value targets on own entries only)
+  $PY -m research.value_probe play --games 1024 --seed 0 --out results/oh_hell/oh_rollout_1024.npz
+  $PY -m research.value_probe fit results/oh_hell/oh_rollout_1024.npz --test-games 128 \
+    --lam 1.0 0.5 0.0 --other-weights 0.0 0.1 1.0 --steps 300
+  $PY scripts/train.py experiment=oh_hell_q logger.progress=false
+  ck=runs/oh_hell_q/checkpoints/last.pt
+  $PY scripts/evaluate.py checkpoint=$ck $q deals=1000 time_per_move=0.02 \
+    output=docs/results/oh_hell/eq_oh_hell_v3_equal_time_0.02.json
+  $PY scripts/evaluate.py checkpoint=$ck $q deals=1000 iterations=32 \
+    output=docs/results/oh_hell/eq_oh_hell_v3_equal_sims_32.json
+  $PY scripts/evaluate.py checkpoint=$ck $q deals=200 iterations=256 \
+    output=docs/results/oh_hell/eq_oh_hell_v3_equal_sims_256.json
+  # leaf values mixed with a random playout (the 100-deal rows: m=0.5 also at 256 sims)
+  for m in 0.5 0.75 1.0; do
+    $PY scripts/evaluate.py checkpoint=$ck $q knobs.planner.leaf_mix=$m deals=100 \
+      time_per_move=0.02 output=docs/results/oh_hell/eq_oh_hell_v3_mix${m}_equal_time_0.02_100deals.json
+  done
+  $PY scripts/evaluate.py checkpoint=$ck $q knobs.planner.leaf_mix=0.5 deals=100 \
+    iterations=256 output=docs/results/oh_hell/eq_oh_hell_v3_mix0.5_equal_sims_256_100deals.json
+  $PY scripts/evaluate.py checkpoint=$ck $q knobs.planner.leaf_mix=1.0 deals=1000 \
+    time_per_move=0.02 output=docs/results/oh_hell/eq_oh_hell_v3_mix1_equal_time_0.02.json
+}
+
+expand_after() {
+  ck=runs/oh_hell_q/checkpoints/last.pt
+  # expansion threshold (knobs.planner.expand_after=n: a leaf's first n-1 visits are random
+  # playouts, no network call), on a retrain of experiment=oh_hell_q (same command, seed 0:
+  # "v3b"): a 100-deal screen at 0.02 s, then the chosen (tree, n) at
+  # 0.02 s (1,000 deals), 0.05 s (300 deals) and 256 simulations (200 deals, also n=1)
+  x="$q knobs.planner.leaf_mix=1.0"
+  for tn in so:16 so:64 so:4 so:1 mo:16; do
+    $PY scripts/evaluate.py checkpoint=$ck $x knobs.planner.tree=${tn%:*} \
+      knobs.planner.expand_after=${tn#*:} deals=100 time_per_move=0.02 \
+      output=docs/results/oh_hell/eq_oh_hell_v3b_${tn%:*}_n${tn#*:}_equal_time_0.02_100deals.json
+  done
+  $PY scripts/evaluate.py checkpoint=$ck $x knobs.planner.tree=so knobs.planner.expand_after=4 \
+    deals=1000 time_per_move=0.02 output=docs/results/oh_hell/eq_oh_hell_v3b_so_n4_equal_time_0.02.json
+  x="$x knobs.planner.tree=mo"
+  $PY scripts/evaluate.py checkpoint=$ck $x knobs.planner.expand_after=16 deals=1000 \
+    time_per_move=0.02 output=docs/results/oh_hell/eq_oh_hell_v3b_mo_n16_equal_time_0.02.json
+  $PY scripts/evaluate.py checkpoint=$ck $x knobs.planner.expand_after=16 deals=300 \
+    time_per_move=0.05 output=docs/results/oh_hell/eq_oh_hell_v3b_mo_n16_equal_time_0.05_300deals.json
+  for n in 16 1; do
+    $PY scripts/evaluate.py checkpoint=$ck $x knobs.planner.expand_after=$n deals=200 \
+      iterations=256 output=docs/results/oh_hell/eq_oh_hell_v3b_mo_n${n}_equal_sims_256_200deals.json
+  done
+}
+
+teacher() {
+  # distilled from rollout so_ismcts (selfplay.teacher=so_ismcts, 2,000 iterations a move;
+  # the planner as recorded: leaf_mix=1, expand_after=16, mo tree, value_view=own); then
+  # the longer recipe: oh_hell_teacher's last.pt continued, teacher at 8,000 iterations
+  $PY scripts/train.py experiment=oh_hell_teacher logger.progress=false
+  $PY scripts/train.py experiment=oh_hell_teacher_long logger.progress=false \
+    trainer.continue_from=runs/oh_hell_teacher/checkpoints/last.pt
+  for run in oh_hell_teacher oh_hell_teacher_long; do
+    $PY scripts/evaluate.py checkpoint=runs/$run/checkpoints/last.pt $t deals=1000 \
+      iterations=256 output=docs/results/oh_hell/eq_${run}_equal_sims_256.json
+    for b in 0.02 0.05; do
+      $PY scripts/evaluate.py checkpoint=runs/$run/checkpoints/last.pt $t deals=1000 \
+        time_per_move=$b output=docs/results/oh_hell/eq_${run}_equal_time_$b.json
+    done
+  done
+}
+
+variants() {  # oh_hell_teacher_long's planner variants; rollout mo_ismcts
+  # rollout mo_ismcts (root-split index) at equal time against so_ismcts and pimc
+  $PY scripts/evaluate.py game=oh_hell "agents=[mo_ismcts,so_ismcts,pimc]" \
+    knobs.mo_ismcts.belief=voids knobs.so_ismcts.belief=voids knobs.pimc.belief=voids \
+    deals=1000 time_per_move=0.02 workers=2 seed=1 progress=false \
+    output=docs/results/oh_hell/eq_oh_hell_mo_ismcts_index_equal_time_0.02.json
+  # in play: the policy-weighted gibbs belief, 8 worlds a decision (knob worlds)
+  $PY scripts/evaluate.py checkpoint=$long $t deals=200 time_per_move=0.05 \
+    knobs.planner.belief=gibbs knobs.planner.worlds=8 \
+    output=docs/results/oh_hell/eq_oh_hell_teacher_long_gibbs_w8_equal_time_0.05_200deals.json
+  # deeper than one level: below the threshold the search goes on (a 200-deal screen
+  # at 0.02 s, mo and so trees, then 1,000 deals), or rollout so_ismcts led at its
+  # root by the priors (guided_so_ismcts); each at 0.02 s and at 256 simulations
+  for tn in mo:16 so:16 so:4; do
+    $PY scripts/evaluate.py checkpoint=$long $t deals=200 time_per_move=0.02 \
+      knobs.planner.below_threshold=search knobs.planner.tree=${tn%:*} \
+      knobs.planner.expand_after=${tn#*:} \
+      output=docs/results/oh_hell/eq_oh_hell_teacher_long_search_${tn%:*}_n${tn#*:}_equal_time_0.02_200deals.json
+  done
+  $PY scripts/evaluate.py checkpoint=$long $t deals=200 iterations=256 \
+    knobs.planner.below_threshold=search \
+    output=docs/results/oh_hell/eq_oh_hell_teacher_long_search_mo_n16_equal_sims_256_200deals.json
+  for k in search:below_threshold=search so_root:agent=guided_so_ismcts; do
+    $PY scripts/evaluate.py checkpoint=$long $t deals=1000 time_per_move=0.02 \
+      knobs.planner.${k#*:} output=docs/results/oh_hell/eq_oh_hell_teacher_long_${k%%:*}_equal_time_0.02.json
+    $PY scripts/evaluate.py checkpoint=$long $t deals=1000 iterations=256 \
+      knobs.planner.${k#*:} output=docs/results/oh_hell/eq_oh_hell_teacher_long_${k%%:*}_equal_sims_256.json
+  done
+  for b in 0.005 0.01; do  # below 0.02 s: so_ismcts starved at the bids by its belief
+    $PY scripts/evaluate.py checkpoint=$long $t deals=1000 time_per_move=$b \
+      knobs.planner.agent=guided_so_ismcts \
+      output=docs/results/oh_hell/eq_oh_hell_teacher_long_so_root_equal_time_$b.json
+  done
+  # the root's PUCT means mixed with the network's value of the view after each
+  # move (knobs.planner.value_mix; 200-deal screen at 0.02 s, run before the shuffle
+  # path below)
+  for v in 0.5 1.0 0.25 0; do
+    $PY scripts/evaluate.py checkpoint=$long $t deals=200 time_per_move=0.02 \
+      knobs.planner.agent=guided_so_ismcts knobs.planner.value_mix=$v \
+      output=docs/results/oh_hell/eq_oh_hell_teacher_long_so_root_vmix${v}_equal_time_0.02_200deals.json
+  done
+  # the voids belief's shuffle path where no void binds (every agent's belief; the
+  # rows above ran before it, commit 98c201a's parent): the so_root rows again, and
+  # 0.05 s (the belief's first-world cost a decision: speed.sh beliefs)
+  for b in 0.02 0.05 0.01 0.005; do
+    $PY scripts/evaluate.py checkpoint=$long $t deals=1000 time_per_move=$b \
+      knobs.planner.agent=guided_so_ismcts \
+      output=docs/results/oh_hell/eq_oh_hell_teacher_long_so_root_shuffle_equal_time_$b.json
+  done
+  $PY scripts/evaluate.py checkpoint=$long $t deals=100 time_per_move=0.5 \
+    knobs.planner.agent=guided_so_ismcts \
+    output=docs/results/oh_hell/eq_oh_hell_teacher_long_so_root_shuffle_equal_time_0.5_100deals.json
+  # the planner's belief: voids deals resampled by the network's probability of the
+  # other seats' bids (belief=sir, 128 candidates a view); the 200-deal screen first
+  $PY scripts/evaluate.py checkpoint=$long $t deals=200 time_per_move=0.05 \
+    knobs.planner.agent=guided_so_ismcts knobs.planner.belief=sir \
+    output=docs/results/oh_hell/eq_oh_hell_teacher_long_so_root_sir_equal_time_0.05_200deals.json
+  for b in 0.05 0.02; do
+    $PY scripts/evaluate.py checkpoint=$long $t deals=1000 time_per_move=$b \
+      knobs.planner.agent=guided_so_ismcts knobs.planner.belief=sir \
+      output=docs/results/oh_hell/eq_oh_hell_teacher_long_so_root_sir_equal_time_$b.json
+  done
+  $PY scripts/evaluate.py checkpoint=$long $t deals=1000 iterations=256 \
+    knobs.planner.agent=guided_so_ismcts knobs.planner.belief=sir \
+    output=docs/results/oh_hell/eq_oh_hell_teacher_long_so_root_sir_equal_sims_256.json
+  $PY scripts/evaluate.py checkpoint=$long $t deals=100 time_per_move=0.5 \
+    knobs.planner.agent=guided_so_ismcts knobs.planner.belief=sir \
+    output=docs/results/oh_hell/eq_oh_hell_teacher_long_so_root_sir_equal_time_0.5_100deals.json
+  # the recorded planner at 0.5 s a move (100 deals: about 40 minutes on 2 cores)
+  $PY scripts/evaluate.py checkpoint=$long $t deals=100 time_per_move=0.5 \
+    output=docs/results/oh_hell/eq_oh_hell_teacher_long_equal_time_0.5_100deals.json
+}
+
+beliefs() {  # the beliefs' card placement (voids, gibbs, gibbs weighted by the policy)
+  ck=runs/oh_hell_teacher/checkpoints/last.pt
+  $PY -m research.belief_accuracy $ck --games 60 --worlds 64 --after-tricks 3 --seed 0 \
+    --output docs/results/oh_hell/oh_hell_belief_accuracy.json
+}
+
+puct_rollouts() {
+  # the same PUCT search with random playouts and uniform priors (no network)
+  $PY scripts/evaluate.py game=oh_hell "agents=[puct_ismcts,so_ismcts,pimc]" \
+    knobs.puct_ismcts.belief=voids knobs.so_ismcts.belief=voids knobs.pimc.belief=voids \
+    deals=100 iterations=256 workers=2 seed=1 progress=false \
+    output=docs/results/oh_hell/eq_oh_hell_puct_rollouts_equal_sims_256_100deals.json
+}
+
+run_sections "plain q_targets expand_after teacher variants beliefs puct_rollouts" "$@"

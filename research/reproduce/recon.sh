@@ -1,0 +1,110 @@
+#!/usr/bin/env bash
+# docs/results/recon.md: Recon (a satellite hunts a hidden adversary on a ring): the
+# default game's training runs, the choice of recon_hard, its planner per seat.
+#   bash research/reproduce/recon.sh              # every section, in order (hours)
+#   bash research/reproduce/recon.sh candidates   # some sections (names: the end)
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+source research/reproduce/sections.sh
+PY=.venv/bin/python
+mkdir -p results/recon
+
+train() {  # the default game: leaf values of the root player's view and of the actor's
+  $PY scripts/train.py game=recon trainer.iterations=40 trainer.final_eval_deals=500
+  $PY scripts/train.py game=recon trainer.iterations=40 trainer.final_eval_deals=500 \
+    search.value_view=actor experiment.name=recon_actor
+}
+
+candidates() {
+  # rollout search on recon variants: so_ismcts vs pimc, cheat_uct vs so_ismcts, vs random
+  while read -r name params; do
+    for m in so_ismcts,pimc cheat_uct,so_ismcts so_ismcts,random; do
+      $PY scripts/evaluate.py game=recon $params "agents=[$m]" deals=500 workers=2 \
+        iterations=1000 seed=1 progress=false "output=docs/results/recon/recon_cand_${name}_${m/,/_}.json"
+    done
+  done <<'EOF'
+default
+s12t16 game_params.slots=12 game_params.turns=16 game_params.fuel=6 game_params.sensor=[0.9,0.6,0.3]
+s16t20 game_params.slots=16 game_params.turns=20 game_params.fuel=8 game_params.sensor=[0.9,0.6,0.3]
+s6t13 game_params.slots=6 game_params.turns=13 game_params.fuel=6 game_params.sensor=[0.9,0.6,0.3]
+s5t11 game_params.slots=5 game_params.turns=11 game_params.fuel=5 game_params.sensor=[0.95,0.8,0.3]
+s5t15 game_params.slots=5 game_params.turns=15 game_params.fuel=7 game_params.sensor=[0.8,0.5,0.2]
+hard game_params.slots=5 game_params.turns=15 game_params.fuel=7 game_params.sensor=[0.6,0.3]
+EOF
+}
+
+hard() {
+  # training (3.6-6.3 min on 2 shared cores; trainer.actors=0: the same checkpoint every
+  # time), then the planner (as trained: particle filter whose adversary plays the
+  # network) per seat, 1,000 deals x 2 seats per row, seed 1
+  nice -n 10 $PY scripts/train.py experiment=recon_hard
+  ck=runs/recon_hard/checkpoints/last.pt
+  H="game=recon game_params.slots=5 game_params.turns=15 game_params.fuel=7"
+  for opp in planner_uniform so_ismcts pimc; do
+    nice -n 10 $PY -m research.recon_eval $ck --opponent $opp --deals 1000 --seed 1 \
+      --iterations 32 --output docs/results/recon/recon_hard_${opp}_sims.json     # equal simulations
+    nice -n 10 $PY -m research.recon_eval $ck --opponent $opp --deals 1000 --seed 1 \
+      --seconds 0.02 --output docs/results/recon/recon_hard_${opp}_time.json      # equal time: 20 ms a move
+  done
+  # the two filters at a fixed 512 simulations (the first 300 deals)
+  nice -n 10 $PY -m research.recon_eval $ck --opponent planner_uniform --deals 300 --seed 1 \
+    --iterations 512 --output docs/results/recon/recon_hard_planner_uniform_sims512.json
+  # how well each filter knows the true slot at every recon decision (first 300 deals)
+  for n in 32 512; do
+    nice -n 10 $PY -m research.recon_eval $ck --opponent planner_uniform --deals 300 --seed 1 \
+      --iterations $n --filter-diagnostics --output docs/results/recon/recon_hard_filter_diag_sims$n.json
+  done
+  # the planner with the uniform-motion filter (both seats) against so_ismcts
+  nice -n 10 $PY -m research.recon_eval $ck --belief-policy uniform --opponent so_ismcts \
+    --deals 1000 --seed 1 --iterations 32 --output docs/results/recon/recon_hard_uniform_so_ismcts_sims.json
+  nice -n 10 $PY -m research.recon_eval $ck --belief-policy uniform --opponent so_ismcts \
+    --deals 1000 --seed 1 --seconds 0.02 --output docs/results/recon/recon_hard_uniform_so_ismcts_time.json
+  # rollout self-play baselines of each seat (the planner replaces one of the two)
+  nice -n 10 $PY scripts/evaluate.py $H "game_params.sensor=[0.6,0.3]" "agents=[so_ismcts]" \
+    deals=1000 seed=1 iterations=32 progress=false output=docs/results/recon/recon_hard_so_self_sims.json
+  nice -n 10 $PY scripts/evaluate.py $H "game_params.sensor=[0.6,0.3]" "agents=[so_ismcts]" \
+    deals=1000 seed=1 time_per_move=0.02 progress=false \
+    output=docs/results/recon/recon_hard_so_self_time.json
+  # is the raw-policy motion model wrong against a searching adversary? (200 deals x 2 seats):
+  # adversary-move log-likelihoods under each motion model, P(true slot) per recon turn, the
+  # best last move under each filter; budgets 32, 512, and per seat (recon / adversary)
+  D="$PY -m research.recon_eval $ck --deals 200 --seed 1 --filter-diagnostics"
+  nice -n 10 $D --opponent planner_uniform --iterations 32 \
+    --output docs/results/recon/recon_hard_motion_diag_sims32.json
+  nice -n 10 $D --opponent planner_uniform --iterations 512 \
+    --output docs/results/recon/recon_hard_motion_diag_sims512.json
+  nice -n 10 $D --opponent planner_uniform --iterations 512 --adversary-iterations 32 \
+    --output docs/results/recon/recon_hard_motion_diag_r512_a32.json
+  nice -n 10 $D --opponent planner_uniform --iterations 32 --adversary-iterations 512 \
+    --output docs/results/recon/recon_hard_motion_diag_r32_a512.json
+  nice -n 10 $D --opponent so_ismcts --seconds 0.02 \
+    --output docs/results/recon/recon_hard_motion_diag_so_ismcts_time.json
+  # robust motion models in A's filter (belief knobs policy_mix / policy_temperature)
+  E="$PY -m research.recon_eval $ck --seed 1"
+  nice -n 10 $E --policy-mix 0.3 --opponent planner_uniform --deals 300 --iterations 512 \
+    --output docs/results/recon/recon_hard_mix03_planner_uniform_sims512.json
+  nice -n 10 $E --policy-temperature 0.5 --opponent planner_uniform --deals 300 --iterations 512 \
+    --output docs/results/recon/recon_hard_temp05_planner_uniform_sims512.json
+  nice -n 10 $E --policy-mix 0.3 --opponent so_ismcts --deals 1000 --seconds 0.02 \
+    --output docs/results/recon/recon_hard_mix03_so_ismcts_time.json
+  # the same raw-network motion model, computed exactly (bayes) or with 2,000 particles
+  nice -n 10 $E --exact --opponent planner_uniform --deals 300 --iterations 512 \
+    --output docs/results/recon/recon_hard_exact_planner_uniform_sims512.json
+  nice -n 10 $E --particles 2000 --opponent planner_uniform --deals 300 --iterations 512 \
+    --output docs/results/recon/recon_hard_p2000_planner_uniform_sims512.json
+  nice -n 10 $E --exact --opponent so_ismcts --deals 300 --seconds 0.02 \
+    --output docs/results/recon/recon_hard_exact_so_ismcts_time.json   # 300 deals: the session's time ran out
+  for n in 16 4; do  # the expansion threshold in the recon planner (300-deal screens)
+    $PY -m research.recon_eval $ck --opponent so_ismcts --deals 300 --seconds 0.02 --seed 1 \
+      --planner-knob expand_after=$n \
+      --output docs/results/recon/recon_hard_n${n}_so_ismcts_time_300deals.json
+  done
+  # trained against the exact network filter (self-play's recon believes bayes under the
+  # network; 7.3 min), then its planner (as trained) vs so_ismcts at 0.02 s
+  $PY scripts/train.py experiment=recon_hard belief=bayes belief.policy=network \
+    '~belief.knobs.particles' experiment.name=recon_hard_bayes logger.progress=false
+  $PY -m research.recon_eval runs/recon_hard_bayes/checkpoints/last.pt --opponent so_ismcts \
+    --deals 1000 --seconds 0.02 --seed 1 --output docs/results/recon/recon_hard_bayes_so_ismcts_time.json
+}
+
+run_sections "train candidates hard" "$@"

@@ -1,0 +1,110 @@
+#!/usr/bin/env bash
+# docs/results/speed.md: isz's search, belief, network and planner speed (isz-bench JSON
+# lines), and isz against OpenSpiel's C++ ISMCTS bot (isz.openspiel) in matches.
+# Speed depends on the machine and its load: compare rows of one run only.
+#   bash research/reproduce/speed.sh              # every section, in order
+#   bash research/reproduce/speed.sh search       # some sections (names: the end)
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+source research/reproduce/sections.sh
+PY=.venv/bin/python
+
+search() {  # one decision of each rollout searcher (tricks, Oh Hell); OpenSpiel's C++
+  # ISMCTS bot through isz's bridge at the same positions (its clock covers building its
+  # world from the isz view)
+  $PY scripts/bench.py --only search --games tricks,oh_hell --reps 7
+  $PY scripts/bench.py --only search --games oh_hell,kuhn_poker,leduc_poker \
+    --agents openspiel_ismcts --reps 7
+}
+
+planner() {  # one planner decision: lanes 1, 16, 32 beside so_ismcts
+  $PY scripts/bench.py --only planner --planner-lanes 1,16,32
+}
+
+expand_after() {  # the planner with random-playout leaves below the expansion threshold
+  for tr in "so --planner-expand-after 1,4,16,64" "mo --planner-expand-after 1,16"; do
+    $PY scripts/bench.py --only planner --planner-games tricks,oh_hell --planner-lanes 16 \
+      --planner-leaf-mix 1 --planner-iterations 1000 --planner-tree $tr \
+      --out docs/results/speed/bench_expand_after.jsonl
+  done
+}
+
+child_index() {  # the mo tree's root splits through a hash index: 1,000 and 4,000 sims
+  for it in 1000 4000; do
+    $PY scripts/bench.py --only planner --planner-games tricks,oh_hell --planner-lanes 16 \
+      --planner-leaf-mix 1 --planner-iterations $it --planner-tree mo \
+      --planner-expand-after 1,16 --out docs/results/speed/bench_child_index.jsonl
+    # the rollout mo_ismcts through the same index (the "before" rows: commit 45637f1)
+    $PY scripts/bench.py --only search --games oh_hell,tricks --agents so_ismcts,mo_ismcts \
+      --iterations $it --reps 3 >> docs/results/speed/bench_mo_ismcts_index.jsonl
+  done
+}
+
+beliefs() {  # sampling speed, rejection rates and first-world cost a decision of each belief
+  $PY scripts/bench.py --only belief > docs/results/speed/bench_belief_sir.jsonl
+}
+
+planner_modes() {  # one decision of each planner mode (tricks, Oh Hell; 1,000 simulations)
+  for e in playout search; do
+    $PY scripts/bench.py --only planner --planner-games tricks,oh_hell --planner-lanes 16 \
+      --planner-leaf-mix 1 --planner-iterations 1000 --planner-tree mo \
+      --planner-expand-after 16 --planner-below-threshold $e \
+      >> docs/results/speed/bench_planner_modes.jsonl
+  done
+  $PY scripts/bench.py --only planner --planner-games tricks,oh_hell --planner-lanes 16 \
+    --planner-iterations 1000 --planner-engine so_ismcts >> docs/results/speed/bench_planner_modes.jsonl
+}
+
+openspiel() {
+  # isz vs OpenSpiel's C++ ISMCTS: equal simulations, then equal wall time per move (the
+  # OpenSpiel bot's clock covers building its world); oh_hell: one isz agent, two bots
+  two="agents=[so_ismcts,openspiel_ismcts]"
+  three="agents=[so_ismcts,openspiel_ismcts,openspiel_ismcts]"
+  $PY scripts/evaluate.py game=leduc_poker "$two" deals=2000 iterations=1000 seed=1 \
+    progress=false output=docs/results/speed/openspiel_leduc_1000it.json
+  $PY scripts/evaluate.py game=leduc_poker "$two" deals=2000 time_per_move=0.01 seed=1 \
+    progress=false output=docs/results/speed/openspiel_leduc_10ms.json
+  $PY scripts/evaluate.py game=oh_hell "$three" deals=1000 time_per_move=0.01 seed=1 \
+    progress=false output=docs/results/speed/openspiel_oh_hell_10ms.json
+  $PY scripts/evaluate.py game=oh_hell "$three" deals=1000 iterations=200 seed=1 workers=2 \
+    progress=false output=docs/results/speed/openspiel_oh_hell_200it.json
+  # OpenSpiel's objective in oh_hell: mean raw points per agent (200 deals, 200 simulations)
+  $PY - <<'PYEOF'
+import numpy as np, isz
+from isz.evaluation.play import chance_rng, decision_rng
+from isz.games.tricks import points
+game = isz.make_game("oh_hell")
+names = ["so_ismcts", "openspiel_ismcts", "openspiel_ismcts"]
+agents = [isz.make_agent(n, game, iterations=200) for n in names]
+pts = np.zeros((200, 3))
+for deal in range(200):
+    for rot in range(3):
+        seated = [agents[(s - rot) % 3] for s in range(3)]
+        for a in seated:
+            a.reset()
+        chance, state, k = chance_rng(1, deal), game.new_initial_state(), [0, 0, 0]
+        while not state.is_terminal():
+            p = state.current_player()
+            if p < 0:
+                state.apply_action(state.sample_chance(chance))
+                continue
+            rng, k[p] = decision_rng(1, deal, rot, p, k[p]), k[p] + 1
+            state.apply_action(seated[p].act(state.view(p), rng))
+        pts[deal] += [points(state)[(i + rot) % 3] / 3 for i in range(3)]
+for n, m, s in zip(names, pts.mean(0), pts.std(0, ddof=1) / np.sqrt(200)):
+    print(f"{n} points {m:.3f} +- {s:.3f}")
+PYEOF
+  # a Leduc planner (AlphaZero targets) against the bot
+  $PY scripts/train.py game=leduc_poker trainer.iterations=60 trainer.final_eval_deals=10
+  ck=runs/leduc_poker/checkpoints/best.pt
+  $PY scripts/evaluate.py checkpoint=$ck "agents=[planner,openspiel_ismcts]" deals=1000 \
+    iterations=128 seed=1 progress=false output=docs/results/speed/openspiel_leduc_planner_128it.json
+  $PY scripts/evaluate.py checkpoint=$ck "agents=[planner,openspiel_ismcts]" deals=1000 \
+    time_per_move=0.01 seed=1 progress=false \
+    output=docs/results/speed/openspiel_leduc_planner_10ms.json
+  $PY scripts/evaluate.py checkpoint=$ck "agents=[planner,openspiel_ismcts]" deals=1000 \
+    time_per_move=0.01 knobs.openspiel_ismcts.time_budget=0.037 seed=1 progress=false \
+    output=docs/results/speed/openspiel_leduc_planner_10ms_os37ms.json
+}
+
+run_sections "search planner expand_after child_index beliefs planner_modes openspiel" "$@"

@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# docs/results/tricks.md: trick-taking games, rollout search and the trained planner: the
+# seed's matchups, the default training run, the planner at equal simulations and time.
+#   bash research/reproduce/tricks.sh             # every section, in order (hours)
+#   bash research/reproduce/tricks.sh seed        # some sections (names: the end)
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+source research/reproduce/sections.sh
+PY=.venv/bin/python
+mkdir -p results/tricks
+
+seed() {  # the seed's three matchups, 6,000 deals each
+  for m in so_ismcts,pimc cheat_uct,so_ismcts so_ismcts,random; do
+    $PY scripts/evaluate.py game=tricks "agents=[$m]" deals=6000 iterations=1000 seed=1 \
+      progress=false "output=docs/results/tricks/seed_${m/,/_}.json"
+  done
+}
+
+train() {  # the default run (make train), evaluated over 1,000 deals
+  $PY scripts/train.py trainer.final_eval_deals=1000
+}
+
+equal_time() {  # the default run's planner at equal simulations and equal time; lanes:
+  # the planner with and without simulations in flight (equal simulations, 64 a move)
+  ck=runs/tricks/checkpoints/last.pt
+  [ -f $ck ] || $PY scripts/train.py
+  $PY scripts/evaluate.py checkpoint=$ck "agents=[planner,so_ismcts]" deals=1000 seed=1 \
+    iterations=32 workers=2 progress=false output=docs/results/tricks/eq_tricks_equal_sims_32.json
+  for t in 0.01 0.05; do
+    $PY scripts/evaluate.py checkpoint=$ck "agents=[planner,so_ismcts]" deals=1000 seed=1 \
+      time_per_move=$t workers=2 progress=false output=docs/results/tricks/eq_tricks_equal_time_$t.json
+  done
+  $PY -m research.lanes_match $ck --simulations 64 --deals 1000 \
+    --output results/tricks/tricks_lanes_64.json
+}
+
+run_sections "seed train equal_time" "$@"
