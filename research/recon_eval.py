@@ -320,7 +320,8 @@ def _print_moves(who: str, mv: dict) -> None:
                 print(f"  {k:16s} {v['log_lik']:+.4f} ± {v['se']:.4f} / {v['log_lik_last']:+.4f}")
 
 
-def main(argv=None) -> int:
+def parser() -> argparse.ArgumentParser:
+    """The command line of `main` (`build` takes what it parses)."""
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("checkpoint")
     ap.add_argument("--opponent", default="so_ismcts", help=", ".join(OPPONENTS))
@@ -351,7 +352,11 @@ def main(argv=None) -> int:
     ap.add_argument("--filter-diagnostics", action="store_true",
                     help="at every recon decision: the true slot's probability under a "
                          "network-driven and a uniform-motion copy of A's filter")
-    args = ap.parse_args(argv)
+    return ap
+
+
+def main(argv=None) -> int:
+    args = parser().parse_args(argv)
     try:
         check_choice("--opponent", args.opponent, OPPONENTS)
         game, agents = build(args)

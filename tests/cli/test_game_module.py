@@ -1,28 +1,25 @@
-"""``game.module`` (train.py) and ``game_module`` (evaluate.py): a module that cannot be
+"""``game.module`` (isz-train) and ``game_module`` (isz-evaluate): a module that cannot be
 imported is one ``error:`` line and exit status 2 (the working path runs in
-tests/examples/test_tutorial.py)."""
+tests/examples/test_tutorial.py and tests/cli/test_wheel.py)."""
 
 from __future__ import annotations
 
-import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
-SCRIPTS = Path(__file__).resolve().parents[2] / "scripts"
+from isz.cli import evaluate, train
 
 
-@pytest.mark.parametrize("script, args", [
-    ("train.py", ["game.name=goofspiel", "game.module=no_such_pkg.goofspiel"]),
-    ("evaluate.py", ["game=goofspiel", "game_module=no_such_pkg.goofspiel"]),
+@pytest.mark.parametrize("main, args", [
+    (train.main, ["game.name=goofspiel", "game.module=no_such_pkg.goofspiel"]),
+    (evaluate.main, ["game=goofspiel", "game_module=no_such_pkg.goofspiel"]),
 ])
-def test_unknown_game_module_is_one_line(tmp_path, script, args):
-    p = subprocess.run([sys.executable, str(SCRIPTS / script), *args,
-                        f"hydra.run.dir={tmp_path / 'hydra'}",
-                        f"{'experiment.run_dir' if script == 'train.py' else 'output'}="
-                        f"{tmp_path / 'out'}"],
-                       cwd=tmp_path, capture_output=True, text=True, timeout=120)
+def test_unknown_game_module_is_one_line(command, tmp_path, monkeypatch, main, args):
+    monkeypatch.chdir(tmp_path)
+    p = command(main, *args, f"hydra.run.dir={tmp_path / 'hydra'}",
+                f"{'experiment.run_dir' if main is train.main else 'output'}="
+                f"{tmp_path / 'out'}")
     assert p.returncode == 2, p.stderr
     assert p.stderr.strip().splitlines() == [
         "error: cannot import game module 'no_such_pkg.goofspiel': No module named "

@@ -2,31 +2,26 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 import isz
 from isz.nn import ModelConfig, build_model, save_checkpoint
+from research import mirror_dynamics as md
+from research import nash_curves, nash_table
 
-ROOT = Path(__file__).resolve().parents[2]
 
-
-def _script(name: str):
-    spec = importlib.util.spec_from_file_location(name, ROOT / "scripts" / f"{name}.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+def _run(capsys, tool, *args) -> tuple[int, str]:
+    """``tool.main(args)``: its exit status and what it printed on stderr."""
+    code = tool.main([str(a) for a in args])
+    return code, capsys.readouterr().err
 
 
 def test_moving_magnet_reaches_nash_where_the_uniform_one_stops():
     """Exact q, no network: the uniform magnet's last iterate stops at its regularised
     equilibrium (about 0.044 on Kuhn); the moving magnet's goes on toward Nash."""
-    md = _script("mirror_dynamics")
     uniform, no_avg = md.trajectory("kuhn_poker", **md.parse("alpha=0.1"))
     moving, _ = md.trajectory("kuhn_poker", **md.parse("alpha=0.1,magnet=network,every=10"))
     assert len(uniform) == len(moving) == 10 and no_avg == []
@@ -41,7 +36,6 @@ def test_moving_magnet_reaches_nash_where_the_uniform_one_stops():
 def test_average_policy_converges_where_plain_mirror_descent_cycles():
     """No magnet (alpha 0): the last iterate cycles above 0.15 on Kuhn; the reach-weighted
     average of the iterates (what fictitious play and CFR report) goes on down."""
-    md = _script("mirror_dynamics")
     last, avg = md.trajectory("kuhn_poker", **md.parse("alpha=0,eta=2,avg_from=1"))
     _, late = md.trajectory("kuhn_poker", **md.parse("alpha=0,eta=2,avg_from=50"))
     assert len(avg) == 10 and len(late) == 6  # iterations 50, 60, .., 100
@@ -69,14 +63,13 @@ def _fake_run(run: Path, seed: int) -> None:
     (run / "metrics.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
 
 
-def test_table_and_curves_from_run_folders(tmp_path):
+def test_table_and_curves_from_run_folders(tmp_path, capsys):
     for seed in (0, 1):
         _fake_run(tmp_path / f"r_s{seed}", seed)
     out = tmp_path / "table.json"
-    p = subprocess.run([sys.executable, str(ROOT / "scripts" / "nash_table.py"), "--run",
-                        f"fake={tmp_path}/r_s*", "--planner-seeds", "0", "1",
-                        "--output", str(out)], capture_output=True, text=True, timeout=300)
-    assert p.returncode == 0, p.stderr
+    code, err = _run(capsys, nash_table, "--run", f"fake={tmp_path}/r_s*", "--planner-seeds",
+                     "0", "1", "--output", out)
+    assert code == 0, err
     recipe = json.loads(out.read_text())["recipes"][0]
     assert recipe["net"]["n"] == 2 and recipe["planner"]["n"] == 4
     # an untrained network is about as exploitable as uniform play (0.458)
@@ -85,11 +78,9 @@ def test_table_and_curves_from_run_folders(tmp_path):
     assert recipe["net"]["mean"] == pytest.approx(sum(r["net"] for r in recipe["runs"]) / 2)
 
     curves = tmp_path / "curves"
-    p = subprocess.run([sys.executable, str(ROOT / "scripts" / "nash_curves.py"), "--run",
-                        f"fake={tmp_path}/r_s*", "--cfr-iterations", "50", "--output",
-                        str(curves), "--png", str(tmp_path / "c.png")],
-                       capture_output=True, text=True, timeout=300)
-    assert p.returncode == 0, p.stderr
+    code, err = _run(capsys, nash_curves, "--run", f"fake={tmp_path}/r_s*", "--cfr-iterations",
+                     "50", "--output", curves, "--png", tmp_path / "c.png")
+    assert code == 0, err
     data = json.loads(curves.with_suffix(".json").read_text())
     run = data["runs"][0]
     assert run["iteration"] == [1, 2, 3] and run["positions"] == [100, 200, 300]
@@ -101,13 +92,12 @@ def test_table_and_curves_from_run_folders(tmp_path):
     assert (tmp_path / "c.png").stat().st_size > 10_000
     assert curves.with_suffix(".csv").read_text().startswith("curve,iteration,positions")
 
-    bad = subprocess.run([sys.executable, str(ROOT / "scripts" / "nash_curves.py"), "--run",
-                          f"none={tmp_path}/nothing*", "--output", str(curves)],
-                         capture_output=True, text=True, timeout=300)
-    assert bad.returncode == 2 and "no run folder" in bad.stderr
+    code, err = _run(capsys, nash_curves, "--run", f"none={tmp_path}/nothing*", "--output",
+                     curves)
+    assert code == 2 and "no run folder" in err
 
 
-def test_curves_include_an_earlier_json_and_draw_an_averaged_weights_curve(tmp_path):
+def test_curves_include_an_earlier_json_and_draw_an_averaged_weights_curve(tmp_path, capsys):
     game = isz.make_game("kuhn_poker")
     cfg = ModelConfig(width=8, depth=1)
     for seed in (0, 1):
@@ -116,21 +106,17 @@ def test_curves_include_an_earlier_json_and_draw_an_averaged_weights_curve(tmp_p
         for i in (1, 2, 3):
             save_checkpoint(run / "checkpoints" / f"iter-{i:06d}.pt",
                             model=build_model(game, cfg), game=game, model_cfg=cfg)
-    script = [sys.executable, str(ROOT / "scripts" / "nash_curves.py")]
     first = tmp_path / "first"
-    p = subprocess.run(script + ["--run", f"fake={tmp_path}/r_s*", "--cfr-iterations", "20",
-                                 "--output", str(first)],
-                       capture_output=True, text=True, timeout=300)
-    assert p.returncode == 0, p.stderr
+    code, err = _run(capsys, nash_curves, "--run", f"fake={tmp_path}/r_s*", "--cfr-iterations",
+                     "20", "--output", first)
+    assert code == 0, err
     old = json.loads(first.with_suffix(".json").read_text())
 
     again = tmp_path / "again"
-    p = subprocess.run(script + ["--include", f"{first}.json#fake", "--cfr-from", f"{first}.json",
-                                 "--average-curve", f"avg={tmp_path}/r_s*", "--average-from",
-                                 "2", "--output", str(again), "--png",
-                                 str(tmp_path / "a.png")],
-                       capture_output=True, text=True, timeout=300)
-    assert p.returncode == 0, p.stderr
+    code, err = _run(capsys, nash_curves, "--include", f"{first}.json#fake", "--cfr-from",
+                     f"{first}.json", "--average-curve", f"avg={tmp_path}/r_s*",
+                     "--average-from", "2", "--output", again, "--png", tmp_path / "a.png")
+    assert code == 0, err
     data = json.loads(again.with_suffix(".json").read_text())
     kept, avg = data["runs"]
     assert kept["planner"] == old["runs"][0]["planner"] and data["cfr"] == old["cfr"]
@@ -140,11 +126,9 @@ def test_curves_include_an_earlier_json_and_draw_an_averaged_weights_curve(tmp_p
     assert all(0.2 < v < 1.0 for row in avg["net"]["seeds"] for v in row)
     assert (tmp_path / "a.png").stat().st_size > 10_000
 
-    bad = subprocess.run(script + ["--include", f"{first}.json#nope", "--cfr-from",
-                                   f"{first}.json", "--output", str(again)],
-                         capture_output=True, text=True, timeout=300)
-    assert bad.returncode == 2 and "no curve labelled 'nope'" in bad.stderr
-    bad = subprocess.run(script + ["--game", "leduc_poker", "--include", f"{first}.json",
-                                   "--output", str(again)],
-                         capture_output=True, text=True, timeout=300)
-    assert bad.returncode == 2 and "not --game leduc_poker" in bad.stderr
+    code, err = _run(capsys, nash_curves, "--include", f"{first}.json#nope", "--cfr-from",
+                     f"{first}.json", "--output", again)
+    assert code == 2 and "no curve labelled 'nope'" in err
+    code, err = _run(capsys, nash_curves, "--game", "leduc_poker", "--include",
+                     f"{first}.json", "--output", again)
+    assert code == 2 and "not --game leduc_poker" in err

@@ -1,4 +1,4 @@
-"""scripts/play.py: a person plays through a pseudo-terminal, as at a real terminal."""
+"""isz-play: a person plays through a pseudo-terminal, as at a real terminal."""
 
 from __future__ import annotations
 
@@ -7,7 +7,6 @@ import pty
 import re
 import select
 import subprocess
-import sys
 import time
 from pathlib import Path
 
@@ -15,23 +14,24 @@ import numpy as np
 import pytest
 
 import isz
+from isz.cli import play
 from isz.evaluation.table import label, parse_move
 from isz.evaluation.table_config import PlayConfig
 from isz.evaluation.table_session import build_agents, resolve
 from isz.nn import ModelConfig, build_model, save_checkpoint
+from tests.cli.conftest import console_script
 from tests.conftest import random_decision
 
-SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "play.py"
 PROMPT = "your move (letter or name, q to quit)> "
 
 
 class Terminal:
-    """scripts/play.py on a pseudo-terminal: read until a pattern, type a line."""
+    """The installed isz-play on a pseudo-terminal: read until a pattern, type a line."""
 
     def __init__(self, tmp_path: Path, *args: str):
         master, slave = pty.openpty()
         self.proc = subprocess.Popen(
-            [sys.executable, str(SCRIPT), *args, f"hydra.run.dir={tmp_path / 'run'}"],
+            [console_script("isz-play"), *args, f"hydra.run.dir={tmp_path / 'run'}"],
             stdin=slave, stdout=slave, stderr=slave, cwd=tmp_path, close_fds=True)
         os.close(slave)
         self.fd, self.text = master, ""
@@ -133,19 +133,17 @@ def test_planner_from_a_checkpoint_and_quitting(tmp_path):
     (["game=kuhn_poker", "agent=nobody"], "nobody"),
     (["checkpoint=missing.pt"], "missing.pt"),
 ])
-def test_user_errors_exit_2_with_one_line(tmp_path, args, message):
-    r = subprocess.run([sys.executable, str(SCRIPT), *args, f"hydra.run.dir={tmp_path}"],
-                       cwd=tmp_path, capture_output=True, text=True, timeout=120)
+def test_user_errors_exit_2_with_one_line(command, tmp_path, monkeypatch, args, message):
+    monkeypatch.chdir(tmp_path)
+    r = command(play.main, *args, f"hydra.run.dir={tmp_path}")
     assert r.returncode == 2, r.stderr
     lines = r.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("error: ") and message in lines[0]
 
 
-def test_unknown_key_is_named_by_hydra(tmp_path):
-    """As in scripts/evaluate.py, the schema rejects a typo before the script runs."""
-    r = subprocess.run([sys.executable, str(SCRIPT), "game=kuhn_poker", "sead=1",
-                        f"hydra.run.dir={tmp_path}"],
-                       cwd=tmp_path, capture_output=True, text=True, timeout=120)
+def test_unknown_key_is_named_by_hydra(command, tmp_path):
+    """As in isz-evaluate, the schema rejects a typo before the command runs."""
+    r = command(play.main, "game=kuhn_poker", "sead=1", f"hydra.run.dir={tmp_path}")
     assert r.returncode != 0 and "sead" in r.stderr and "Traceback" not in r.stderr
 
 

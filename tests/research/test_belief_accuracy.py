@@ -1,21 +1,14 @@
-"""`scripts/belief_accuracy.py`: how often a belief's worlds place unseen cards right."""
+"""`research.belief_accuracy`: how often a belief's worlds place unseen cards right."""
 
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
-from pathlib import Path
 
 import numpy as np
 
 import isz
 from isz.nn import ModelConfig, build_model, save_checkpoint
-
-ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT))
-
-from scripts.belief_accuracy import HANDS, placed_right  # noqa: E402
+from research.belief_accuracy import HANDS, main, placed_right
 
 
 def test_placed_right_counts_cards_in_the_right_hand():
@@ -31,32 +24,33 @@ def test_placed_right_counts_cards_in_the_right_hand():
     assert placed_right(np.stack([half, right]), truth, 0, 3) == (3 / 4 + 1) / 2
 
 
-def _run(tmp_path, *args):
-    return subprocess.run([sys.executable, str(ROOT / "scripts" / "belief_accuracy.py"), *args],
-                          cwd=tmp_path, capture_output=True, text=True, timeout=300)
+def _run(capsys, *args) -> tuple[int, str]:
+    """``main(args)``: its exit status and what it printed on stderr."""
+    code = main([str(a) for a in args])
+    return code, capsys.readouterr().err
 
 
-def test_belief_accuracy_runs_and_names_bad_input(tmp_path):
+def test_belief_accuracy_runs_and_names_bad_input(tmp_path, capsys):
     game = isz.make_game("tricks", players=3, suits=2, ranks=4, hand_size=2, trump="card",
                          bidding=True)
     cfg = ModelConfig(width=8, depth=1)
     ck = save_checkpoint(tmp_path / "t.pt", model=build_model(game, cfg), game=game,
                          model_cfg=cfg)
     out = tmp_path / "o.json"
-    r = _run(tmp_path, str(ck), "--games", "3", "--worlds", "4", "--after-tricks", "1",
-             "--iterations", "20", "--output", str(out))
-    assert r.returncode == 0, r.stderr
+    code, err = _run(capsys, ck, "--games", "3", "--worlds", "4", "--after-tricks", "1",
+                     "--iterations", "20", "--output", out)
+    assert code == 0, err
     res = json.loads(out.read_text())["beliefs"]
     assert set(res) == {"voids", "gibbs", "gibbs:network"}
     for row in res.values():
         assert 0 <= row["placed_right"] <= 1 and row["positions"] == 3
         assert row["seconds_per_world"] > 0
-    bad = _run(tmp_path, str(ck), "--after-tricks", "1", "--beliefs", "posterior")
-    assert bad.returncode == 2 and "posterior" in bad.stderr
-    bad = _run(tmp_path, str(ck), "--after-tricks", "2")
-    assert bad.returncode == 2 and "--after-tricks" in bad.stderr
+    code, err = _run(capsys, ck, "--after-tricks", "1", "--beliefs", "posterior")
+    assert code == 2 and "posterior" in err
+    code, err = _run(capsys, ck, "--after-tricks", "2")
+    assert code == 2 and "--after-tricks" in err
     kuhn = isz.make_game("kuhn_poker")
     ck2 = save_checkpoint(tmp_path / "k.pt", model=build_model(kuhn, cfg), game=kuhn,
                           model_cfg=cfg)
-    bad = _run(tmp_path, str(ck2))
-    assert bad.returncode == 2 and "kuhn_poker" in bad.stderr
+    code, err = _run(capsys, ck2)
+    assert code == 2 and "kuhn_poker" in err

@@ -1,22 +1,26 @@
-"""`scripts/recon_eval.py`: a recon checkpoint's planner against a variant, per seat."""
+"""`research.recon_eval`: a recon checkpoint's planner against a variant, per seat."""
 
 from __future__ import annotations
 
 import json
 import math
-import subprocess
-import sys
-from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
 
 import isz
 from isz.nn import ModelConfig, build_model, save_checkpoint
+from research.recon_eval import build, main, parser
 
-ROOT = Path(__file__).resolve().parents[2]
 
-
-def _run(tmp_path, *args):
-    return subprocess.run([sys.executable, str(ROOT / "scripts" / "recon_eval.py"), *args],
-                          cwd=tmp_path, capture_output=True, text=True, timeout=300)
+@pytest.fixture
+def run(capsys):
+    """``run(*args)``: ``main(args)`` as (returncode, stdout, stderr)."""
+    def call(*args):
+        code = main([str(a) for a in args])
+        out = capsys.readouterr()
+        return SimpleNamespace(returncode=code, stdout=out.out, stderr=out.err)
+    return call
 
 
 NETWORK_PARTICLES = {"belief": {"name": "particle", "particles": 40}, "belief_policy": "network"}
@@ -31,10 +35,10 @@ def _checkpoint(tmp_path, planner=NETWORK_PARTICLES, name="r.pt"):
                            model_cfg=cfg, extra={"planner": planner})
 
 
-def test_planner_against_its_uniform_motion_twin(tmp_path):
+def test_planner_against_its_uniform_motion_twin(tmp_path, run):
     ck = _checkpoint(tmp_path)
     out = tmp_path / "o.json"
-    r = _run(tmp_path, str(ck), "--opponent", "planner_uniform", "--deals", "6",
+    r = run(str(ck), "--opponent", "planner_uniform", "--deals", "6",
              "--iterations", "4", "--output", str(out))
     assert r.returncode == 0, r.stderr
     seats = json.loads(out.read_text())["seats"]
@@ -46,28 +50,32 @@ def test_planner_against_its_uniform_motion_twin(tmp_path):
     # zero-sum, two agents: A's recon seat wins exactly when B's adversary seat loses
     assert abs(seats[0]["seats"][0]["score"] + seats[1]["seats"][1]["score"] - 1) < 1e-9
     # budgets per seat: 4 simulations at the recon's 4 decisions, 2 at the adversary's 3
-    r = _run(tmp_path, str(ck), "--opponent", "planner_uniform", "--deals", "2",
+    r = run(str(ck), "--opponent", "planner_uniform", "--deals", "2",
              "--iterations", "4", "--adversary-iterations", "2", "--output", str(out))
     assert r.returncode == 0, r.stderr
     for row in json.loads(out.read_text())["seats"]:
         assert abs(row["simulations_per_decision"] - (4 * 4 + 3 * 2) / 7) < 1e-9
-    # A's filter swapped: the exact filter, or another particle count
-    for flags in (["--exact", "--policy-temperature", "0.5"], ["--particles", "7"]):
-        r = _run(tmp_path, str(ck), "--deals", "1", "--iterations", "2", *flags,
-                 "--output", str(out))
+    # A's filter swapped: the exact filter, or another particle count; B's stays as trained
+    for flags, spec in ((["--exact", "--policy-temperature", "0.5"],
+                         {"name": "bayes", "policy_temperature": 0.5}),
+                        (["--particles", "7"], {"name": "particle", "particles": 7})):
+        _, (a, b) = build(parser().parse_args([str(ck), "--opponent", "planner_uniform",
+                                               "--iterations", "2", *flags]))
+        assert a.knobs["belief"] == spec and b.knobs["belief"] == NETWORK_PARTICLES["belief"]
+        r = run(str(ck), "--deals", "1", "--iterations", "2", *flags, "--output", str(out))
         assert r.returncode == 0, r.stderr
-    bad = _run(tmp_path, str(ck), "--deals", "1", "--particles", "0")
+    bad = run(str(ck), "--deals", "1", "--particles", "0")
     assert bad.returncode == 2 and "particles" in bad.stderr and "0" in bad.stderr
-    bad = _run(tmp_path, str(ck), "--deals", "1", "--policy-mix", "1.5")
+    bad = run(str(ck), "--deals", "1", "--policy-mix", "1.5")
     assert bad.returncode == 2 and "policy_mix" in bad.stderr and "1.5" in bad.stderr
-    bad = _run(tmp_path, str(ck), "--opponent", "cheat_uct", "--deals", "1")
+    bad = run(str(ck), "--opponent", "cheat_uct", "--deals", "1")
     assert bad.returncode == 2 and "cheat_uct" in bad.stderr
 
 
-def test_filter_diagnostics(tmp_path):
+def test_filter_diagnostics(tmp_path, run):
     ck = _checkpoint(tmp_path)
     out = tmp_path / "o.json"
-    r = _run(tmp_path, str(ck), "--opponent", "so_ismcts", "--deals", "3", "--iterations", "4",
+    r = run(str(ck), "--opponent", "so_ismcts", "--deals", "3", "--iterations", "4",
              "--filter-diagnostics", "--policy-mix", "0.3", "--output", str(out))
     assert r.returncode == 0, r.stderr
     diag = json.loads(out.read_text())["filter_diagnostics"]
@@ -92,22 +100,22 @@ def test_filter_diagnostics(tmp_path):
     assert set(split) == {"A", "B"} and split["A"]["moves"] == split["B"]["moves"] == 9
     # a planner whose belief is no recon filter has nothing to compare
     ck2 = _checkpoint(tmp_path, {"belief": "uniform"}, "u.pt")
-    bad = _run(tmp_path, str(ck2), "--deals", "1", "--iterations", "2", "--filter-diagnostics")
+    bad = run(str(ck2), "--deals", "1", "--iterations", "2", "--filter-diagnostics")
     assert bad.returncode == 2 and "--filter-diagnostics" in bad.stderr
 
 
-def test_planner_knobs_reach_agent_a(tmp_path):
+def test_planner_knobs_reach_agent_a(tmp_path, run):
     from isz.cli import key_values
 
     assert key_values(["expand_after=16", "leaf_mix=1.0", "tree=so"], "--planner-knob") == \
         {"expand_after": 16, "leaf_mix": 1.0, "tree": "so"}
     ck = _checkpoint(tmp_path)
     out = tmp_path / "o.json"
-    r = _run(tmp_path, str(ck), "--deals", "2", "--iterations", "8",
+    r = run(str(ck), "--deals", "2", "--iterations", "8",
              "--planner-knob", "expand_after=4", "--output", str(out))
     assert r.returncode == 0, r.stderr
     assert json.loads(out.read_text())["config"]["planner_knob"] == ["expand_after=4"]
     for pair, words in (("expand_after=0", "expand_after"), ("nope=1", "nope"),
                         ("expand_after", "KEY=VALUE")):
-        bad = _run(tmp_path, str(ck), "--deals", "1", "--planner-knob", pair)
+        bad = run(str(ck), "--deals", "1", "--planner-knob", pair)
         assert bad.returncode == 2 and words in bad.stderr, bad.stderr

@@ -1,16 +1,15 @@
-"""scripts/evaluate.py end to end: a real run writes JSON; user errors exit cleanly."""
+"""isz-evaluate end to end: a real run writes JSON; user errors exit cleanly."""
 
 from __future__ import annotations
 
 import json
-import os
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "evaluate.py"
+from isz.cli import evaluate
+from tests.cli.conftest import console_script
 
 ERROR_CASES = {
     "unknown_game": (["game=no_such_game"], "no_such_game"),
@@ -35,29 +34,22 @@ ERROR_CASES = {
 }
 
 
-def _start(args: list[str], tmp: Path) -> subprocess.Popen:
+def _args(args: list[str], tmp: Path) -> list[str]:
+    """``args`` with ``{tmp}`` filled in, an ``output`` under ``tmp`` unless given, and
+    hydra's run folder under ``tmp``."""
     (tmp / "in.txt").write_text("a file where a folder should be")
     args = [a.format(tmp=tmp) for a in args]
     if not any(a.startswith("output=") for a in args):
         args.append(f"output={tmp / 'out.json'}")
-    cmd = [sys.executable, str(SCRIPT), *args, f"hydra.run.dir={tmp / 'run'}"]
-    return subprocess.Popen(cmd, cwd=tmp, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            text=True)
-
-
-@pytest.fixture(scope="module")
-def error_runs(tmp_path_factory):
-    """Every error case, launched at once (each run is mostly interpreter start-up)."""
-    procs = {}
-    for name, (args, _) in ERROR_CASES.items():
-        tmp = tmp_path_factory.mktemp(name)
-        procs[name] = (_start(args, tmp), tmp)
-    return {name: (p, *p.communicate(timeout=120), tmp) for name, (p, tmp) in procs.items()}
+    return [*args, f"hydra.run.dir={tmp / 'run'}"]
 
 
 def test_end_to_end_writes_json(tmp_path):
-    proc = _start(["game=kuhn_poker", "agents=[random,random]", "deals=4"], tmp_path)
-    out, err = proc.communicate(timeout=120)
+    """The installed console command, from a folder of the user's."""
+    proc = subprocess.run([console_script("isz-evaluate"), *_args(
+        ["game=kuhn_poker", "agents=[random,random]", "deals=4"], tmp_path)],
+        cwd=tmp_path, capture_output=True, text=True, timeout=300)
+    out, err = proc.stdout, proc.stderr
     assert proc.returncode == 0, err
     assert "random" in out and "kuhn_poker" in out
     payload = json.loads((tmp_path / "out.json").read_text())
@@ -74,23 +66,24 @@ def test_end_to_end_writes_json(tmp_path):
 
 
 @pytest.mark.parametrize("case", sorted(ERROR_CASES))
-def test_user_errors_exit_cleanly(error_runs, case):
-    proc, out, err, tmp = error_runs[case]
-    assert proc.returncode == 2, err
+def test_user_errors_exit_cleanly(command, tmp_path, case):
+    tmp = tmp_path
+    r = command(evaluate.main, *_args(ERROR_CASES[case][0], tmp))
+    err = r.stderr
+    assert r.returncode == 2, err
     assert ERROR_CASES[case][1] in err
     assert err.startswith("error: ") and err.count("\n") == 1, err
     assert not list(tmp.rglob("*.json"))  # nothing written
 
 
-def test_progress_lines_when_not_a_terminal(tmp_path):
-    proc = subprocess.Popen(
-        [sys.executable, str(SCRIPT), "game=kuhn_poker", "agents=[planner,random]", "deals=3",
-         "iterations=4", "exploitability=true", f"checkpoint={_kuhn_checkpoint(tmp_path)}",
-         f"output={tmp_path / 'out.json'}", f"hydra.run.dir={tmp_path / 'run'}"],
-        cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-        env={**os.environ, "ISZ_PROGRESS_EVERY_S": "0"})
-    out, err = proc.communicate(timeout=300)
-    assert proc.returncode == 0, err
+def test_progress_lines_when_not_a_terminal(command, tmp_path, monkeypatch):
+    monkeypatch.setenv("ISZ_PROGRESS_EVERY_S", "0")
+    r = command(evaluate.main, "game=kuhn_poker", "agents=[planner,random]", "deals=3",
+                "iterations=4", "exploitability=true",
+                f"checkpoint={_kuhn_checkpoint(tmp_path)}", f"output={tmp_path / 'out.json'}",
+                f"hydra.run.dir={tmp_path / 'run'}")
+    out, err = r.stdout, r.stderr
+    assert r.returncode == 0, err
     assert "kuhn_poker: 3/3 deals (100%)" in err
     assert "exploitability of planner: 12/12 infostates (100%)" in err
     payload = json.loads((tmp_path / "out.json").read_text())
