@@ -26,6 +26,7 @@ from omegaconf import DictConfig, OmegaConf
 from isz.cli import one_line_errors, run_hydra, unknown_keys
 from isz.cli.conf import conf_dir
 from isz.training.config import TrainConfig, check_continue_from
+from isz.types import IszError
 
 
 def _schema():
@@ -36,17 +37,47 @@ def _schema():
     return node
 
 
+# A preset's value that the command line must give (``continue_from: ${isz_required:}``:
+# the run ``experiment=oh_hell_teacher_long`` continues). OmegaConf's own ``???`` cannot
+# say it: merged over the schema's default, ``???`` leaves the default in place.
+REQUIRED = "${isz_required:}"
+
+
+def _required() -> str:
+    raise IszError("a value that a preset leaves to the command line was not given")
+
+
 def store_schema() -> None:
-    """``train_schema``, the first entry of ``conf/train.yaml``'s defaults list."""
+    """``train_schema``, the first entry of ``conf/train.yaml``'s defaults list, and the
+    ``isz_required`` resolver of `REQUIRED`."""
     ConfigStore.instance().store(name="train_schema", node=_schema())
+    OmegaConf.register_new_resolver("isz_required", _required, replace=True)
+
+
+def _required_keys(node, prefix: str = "") -> list[str]:
+    if isinstance(node, dict):
+        return [k for key, v in node.items() for k in _required_keys(v, f"{prefix}{key}.")]
+    return [prefix[:-1]] if node == REQUIRED else []
+
+
+def check_given(cfg: DictConfig) -> None:
+    """`IszError` naming each value that the chosen preset leaves to the command line
+    (`REQUIRED`) and that the command line did not give."""
+    missing = _required_keys(OmegaConf.to_container(cfg, resolve=False))
+    if missing:
+        name = OmegaConf.select(cfg, "experiment.name", default="?")
+        raise IszError(f"experiment {name} needs {', '.join(k + '=...' for k in missing)} on "
+                       f"the command line (conf/experiment/{name}.yaml says what it is)")
 
 
 def preflight(cfg: DictConfig) -> None:
-    """Before hydra creates ``<run_dir>/hydra``: keys known, the run folder a writable
-    folder with some space (`isz.training.loop.train` checks again, with its estimate)."""
+    """Before hydra creates ``<run_dir>/hydra``: keys known and given, the run folder a
+    writable folder with some space (`isz.training.loop.train` checks again, with its
+    estimate)."""
     from isz.fs import MB, check_free_space, check_writable_dir
 
     unknown_keys(cfg, TrainConfig, free=("game.params",))
+    check_given(cfg)
     check_continue_from(cfg.trainer.continue_from, cfg.experiment.run_dir)
     run_dir = check_writable_dir(cfg.experiment.run_dir, "experiment.run_dir")
     check_free_space(run_dir, 16 * MB, "a training run")  # the estimate comes with the game
@@ -58,6 +89,7 @@ def run(cfg: DictConfig) -> None:
 
     with one_line_errors():
         unknown_keys(cfg, TrainConfig, free=("game.params",))
+        check_given(cfg)
         scalars = train(OmegaConf.to_object(cfg))
     evals = {k: v for k, v in scalars.items() if k.startswith("eval/")}
     for k, v in sorted(evals.items()):

@@ -1,0 +1,67 @@
+"""The presets of conf/experiment: each composes to a valid training config, and a preset
+that continues another run fails in one line until the command line names that run."""
+
+from __future__ import annotations
+
+import pytest
+from omegaconf import OmegaConf
+
+from isz import IszError
+from isz.cli import compose
+from isz.cli.conf import conf_dir
+from isz.cli.train import check_given, store_schema
+from isz.training.config import validate
+
+PRESETS = sorted(p.stem for p in (conf_dir() / "experiment").glob("*.yaml"))
+# what a preset leaves to the command line, and what the command line needs to run it
+GIVEN = {"nash": ["game.name=goofspiel", "game.module=examples.goofspiel"],
+         "oh_hell_teacher_long": ["trainer.continue_from={tmp}/last.pt"]}
+
+
+@pytest.fixture(scope="module", autouse=True)
+def schema():
+    store_schema()
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_every_preset_composes_to_a_valid_config(preset, goofspiel, tmp_path):
+    (tmp_path / "last.pt").write_bytes(b"")  # a source checkpoint must exist
+    given = [g.format(tmp=tmp_path) for g in GIVEN.get(preset, [])]
+    cfg = compose(conf_dir(), "train", [f"experiment={preset}", *given])
+    check_given(cfg)
+    typed = OmegaConf.to_object(cfg)
+    validate(typed)
+    if preset not in ("default", "nash"):
+        assert typed.experiment.name == preset
+        assert typed.experiment.run_dir == f"runs/{preset}"
+
+
+def test_a_preset_extends_its_parent():
+    """kuhn_nash_magnet = kuhn_nash = nash on Kuhn poker, each adding its own keys."""
+    def composed(*overrides):
+        return OmegaConf.to_container(compose(conf_dir(), "train", list(overrides)),
+                                      resolve=True)
+
+    nash = composed("experiment=nash", "game=kuhn_poker", "experiment.name=kuhn_nash")
+    assert composed("experiment=kuhn_nash") == nash
+    magnet = composed("experiment=kuhn_nash_magnet", "experiment.name=kuhn_nash")
+    own = {"simulations": 128, "magnet": "network", "magnet_every": 20,
+           "root_selection": "uniform", "planner_eta": 0.5}
+    assert magnet["search"] == {**nash["search"], **own}
+    assert magnet["trainer"] == {**nash["trainer"], "iterations": 200}
+    assert {k: v for k, v in magnet.items() if k not in ("search", "trainer")} == \
+        {k: v for k, v in nash.items() if k not in ("search", "trainer")}
+
+
+def test_a_continued_run_names_its_source_or_fails_in_one_line():
+    cfg = compose(conf_dir(), "train", ["experiment=oh_hell_teacher_long"])
+    with pytest.raises(IszError) as info:
+        check_given(cfg)
+    assert str(info.value) == (
+        "experiment oh_hell_teacher_long needs trainer.continue_from=... on the command line "
+        "(conf/experiment/oh_hell_teacher_long.yaml says what it is)")
+    source = "runs/oh_hell_teacher/checkpoints/last.pt"
+    cfg = compose(conf_dir(), "train", ["experiment=oh_hell_teacher_long",
+                                        f"trainer.continue_from={source}"])
+    check_given(cfg)
+    assert OmegaConf.to_object(cfg).trainer.continue_from == source
