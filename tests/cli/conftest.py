@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import shutil
 import sys
 from pathlib import Path
@@ -18,13 +19,20 @@ def command(monkeypatch, capsys):
     threads = torch.get_num_threads()  # evaluate sets one thread per decision
 
     def run(main, *args):
-        monkeypatch.setattr(sys, "argv", ["isz", *(str(a) for a in args)])
+        # hydra must not configure logging here: its handlers would write to this test's
+        # captured streams, closed by the next test
+        quiet = ["hydra/job_logging=none", "hydra/hydra_logging=none"]
+        monkeypatch.setattr(sys, "argv", ["isz", *(str(a) for a in args), *quiet])
+        root = logging.getLogger()
+        handlers, level = list(root.handlers), root.level
         try:
             code = main() or 0
         except SystemExit as e:
             code = e.code if isinstance(e.code, int) else int(e.code is not None)
         finally:
             torch.set_num_threads(threads)
+            root.handlers[:] = handlers
+            root.setLevel(level)
         out = capsys.readouterr()
         return SimpleNamespace(returncode=code, stdout=out.out, stderr=out.err)
 

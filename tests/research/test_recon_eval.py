@@ -115,6 +115,9 @@ def test_planner_knobs_reach_agent_a(tmp_path, run):
              "--planner-knob", "expand_after=4", "--output", str(out))
     assert r.returncode == 0, r.stderr
     assert json.loads(out.read_text())["config"]["planner_knob"] == ["expand_after=4"]
+    _, (a, b) = build(parser().parse_args([str(ck), "--opponent", "planner_uniform",
+                                           "--planner-knob", "expand_after=4"]))
+    assert a.knobs["expand_after"] == 4 and b.knobs["expand_after"] == 1  # B: as recorded
     for pair, words in (("expand_after=0", "expand_after"), ("nope=1", "nope"),
                         ("expand_after", "KEY=VALUE")):
         bad = run(str(ck), "--deals", "1", "--planner-knob", pair)
