@@ -3,7 +3,12 @@
 # alone, of AlphaZero-style training, and of the mirror-descent recipes (kuhn_nash,
 # kuhn_nash_magnet, leduc_nash, leduc_nash_magnet, leduc_nash_average) over seeds.
 #   bash research/reproduce/nash.sh               # every section, in order (hours)
-#   bash research/reproduce/nash.sh recipes       # some sections (names: the end)
+#   bash research/reproduce/nash.sh recipes       # some sections (the parts below)
+# Parts:
+#   search: search-only agents' exploitability
+#   first_runs: AlphaZero targets, kuhn_nash, leduc_nash
+#   equal_time: the planner's exploitability at a fixed time and simulation count
+#   recipes: the three-seed trainings, the tables, the curves, the ablations, the tabular dynamics
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 source research/reproduce/sections.sh

@@ -3,7 +3,15 @@
 # against rollout so_ismcts and pimc, at equal simulations and at equal time a move.
 # Every section trains or plays for a long time (hours on 2 cores in all):
 #   bash research/reproduce/oh_hell.sh                  # every section, in order
-#   bash research/reproduce/oh_hell.sh teacher beliefs  # some sections (names: the end)
+#   bash research/reproduce/oh_hell.sh teacher beliefs  # some sections (the parts below)
+# Parts:
+#   plain: experiment=oh_hell and its matches
+#   q_targets: the value probe, experiment=oh_hell_q, its matches
+#   expand_after: the expansion threshold on oh_hell_q
+#   teacher: oh_hell_teacher, oh_hell_teacher_long, their matches
+#   variants: oh_hell_teacher_long's planner variants, rollout mo_ismcts
+#   beliefs: the beliefs' card placement
+#   puct_rollouts: the PUCT search without a network
 # The speed rows of the same planners: research/reproduce/speed.sh.
 set -euo pipefail
 cd "$(dirname "$0")/../.."

@@ -2,7 +2,11 @@
 # docs/results/recon.md: Recon (a satellite hunts a hidden adversary on a ring): the
 # default game's training runs, the choice of recon_hard, its planner per seat.
 #   bash research/reproduce/recon.sh              # every section, in order (hours)
-#   bash research/reproduce/recon.sh candidates   # some sections (names: the end)
+#   bash research/reproduce/recon.sh candidates   # some sections (the parts below)
+# Parts:
+#   train: the default game's two runs
+#   candidates: rollout margins of the variants (how recon_hard was chosen)
+#   hard: training recon_hard, then each row of its planner per seat
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 source research/reproduce/sections.sh

@@ -3,7 +3,13 @@
 # lines), and isz against OpenSpiel's C++ ISMCTS bot (isz.openspiel) in matches.
 # Speed depends on the machine and its load: compare rows of one run only.
 #   bash research/reproduce/speed.sh              # every section, in order
-#   bash research/reproduce/speed.sh search       # some sections (names: the end)
+#   bash research/reproduce/speed.sh search       # some sections (the parts below)
+# Parts:
+#   search: rollout searchers' and OpenSpiel's bot's iterations/s
+#   planner: one planner decision by lanes
+#   expand_after, child_index, planner_modes: planner variants' rows
+#   beliefs: belief sampling rows
+#   openspiel: matches against OpenSpiel's C++ ISMCTS bot
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 source research/reproduce/sections.sh

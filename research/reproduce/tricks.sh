@@ -2,7 +2,11 @@
 # docs/results/tricks.md: trick-taking games, rollout search and the trained planner: the
 # seed's matchups, the default training run, the planner at equal simulations and time.
 #   bash research/reproduce/tricks.sh             # every section, in order (hours)
-#   bash research/reproduce/tricks.sh seed        # some sections (names: the end)
+#   bash research/reproduce/tricks.sh seed        # some sections (the parts below)
+# Parts:
+#   seed: the seed's three matchups, 6,000 deals each
+#   train: the default run (make train)
+#   equal_time: its planner at equal simulations and at equal time; lanes
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 source research/reproduce/sections.sh
