@@ -33,7 +33,14 @@ from isz.selfplay.records import GameRecord, Positions
 from isz.selfplay.teacher import TEACHERS, teacher_search
 from isz.settings import Group, Setting
 from isz.settings.agents import BELIEF, BELIEF_POLICY
-from isz.settings.search import MIRROR_ALPHA, MIRROR_ETA, SIMULATIONS, TARGET, TEMPERATURE_MOVES
+from isz.settings.search import (
+    COMMON_WORLDS,
+    MIRROR_ALPHA,
+    MIRROR_ETA,
+    SIMULATIONS,
+    TARGET,
+    TEMPERATURE_MOVES,
+)
 from isz.settings.training import (
     PARALLEL_GAMES,
     TEACHER,
@@ -48,6 +55,7 @@ SELFPLAY_RUN = Group(
     "from the training config, matching names)",
     [PARALLEL_GAMES, SIMULATIONS, TEMPERATURE_MOVES, BELIEF, BELIEF_POLICY, TARGET, MIRROR_ETA,
      MIRROR_ALPHA, VALUE_TARGET_Q, VALUE_TARGET_Q_ROWS, TEACHER, TEACHER_ITERATIONS,
+     COMMON_WORLDS,
      Setting("puct", object, PUCTConfig(dirichlet_eps=0.25), "the search's settings "
              "(isz.settings.search.PUCT_KERNEL), root noise on")])
 SelfPlayConfig = SELFPLAY_RUN.dataclass("SelfPlayConfig", __name__, frozen=True)
@@ -109,6 +117,8 @@ def play(game: Game, evaluator: Evaluator, cfg: SelfPlayConfig, games: int,
     """
     if magnet is not None and cfg.target != "mirror":
         raise ValueError(f"a magnet needs the mirror target, not {cfg.target!r}")
+    if cfg.common_worlds and cfg.puct.root_selection != "uniform":
+        raise ValueError("common_worlds needs root_selection 'uniform' (root moves in turn)")
     if cfg.teacher not in TEACHERS:
         raise ValueError(f"unknown teacher {cfg.teacher!r}; known: {', '.join(TEACHERS)}")
     if cfg.teacher != "none" and cfg.target != "visits":
@@ -196,7 +206,7 @@ def _move_all(game, evaluator, cfg, live: list[_Slot], rng, stats,
     if magnet is not None:  # the magnet's policy at every root, in one call
         tensors = np.stack([v.tensor().reshape(-1) for v in views]).astype(np.float32)
         rho, _ = magnet.evaluate(tensors, masks)
-    worlds = np.stack([_worlds(s, v, cfg.simulations, rng, stats)
+    worlds = np.stack([root_worlds(cfg, v, lambda n, s=s, v=v: _worlds(s, v, n, rng, stats))
                        for s, v in zip(live, views, strict=True)])
     # The trainer knows the truth: check the first slot's belief against it (logging
     # only; a separate generator so the diagnostic never changes the games).
@@ -205,8 +215,7 @@ def _move_all(game, evaluator, cfg, live: list[_Slot], rng, stats,
                                64, diag_rng)
     stats.belief_true_prob.append(p)
     stats.belief_entropy.append(h)
-    batch = PUCTBatch(game, cfg.puct, worlds, [v.player for v in views], seed_from(rng))
-    batch.run(evaluator, cfg.simulations)
+    batch = search_roots(game, evaluator, cfg, views, worlds, rng)
     stats.evaluations += batch.evaluations
     for b, (slot, view) in enumerate(zip(live, views, strict=True)):
         pi = batch.target_policy(b, cfg.target, cfg.mirror_eta, cfg.mirror_alpha,
@@ -214,6 +223,38 @@ def _move_all(game, evaluator, cfg, live: list[_Slot], rng, stats,
         _record_and_move(game, cfg, slot, view, masks[b], pi, batch.root_value(b), rng)
     n = len(live)
     return float(np.mean(batch.leaf_batches)) / n if batch.leaf_batches else 0.0
+
+
+def root_worlds(cfg: SelfPlayConfig, view, sample: Callable[[int], np.ndarray]) -> np.ndarray:
+    """The worlds of one search from ``view``: int64[cfg.simulations, state_size];
+    ``sample(n)`` draws ``n`` from the searcher's belief.
+
+    With ``cfg.common_worlds`` (and ``root_selection = "uniform"``, which visits
+    the m root moves in turn after simulation 0 expands the root) simulation
+    ``k >= 1`` gets world ``1 + (k - 1) // m``: every root move is searched in
+    the same worlds (common random numbers). Each world is then a paired
+    comparison of the moves, and the world-to-world spread of the hidden cards
+    leaves the differences of the root q that the mirror step reads; a
+    stratified belief also gives each move the whole stratified sample instead
+    of a random share of it. The q of each move stays an unbiased estimate.
+    """
+    n = cfg.simulations
+    if not cfg.common_worlds or n <= 1:
+        return sample(n)
+    m = len(view.legal_actions)
+    per_move = -(-(n - 1) // m)  # worlds each root move is searched in
+    drawn = sample(1 + per_move)
+    return drawn[np.concatenate([[0], 1 + np.arange(n - 1) // m])]
+
+
+def search_roots(game: Game, evaluator: Evaluator, cfg: SelfPlayConfig, views: list,
+                 worlds: np.ndarray, rng: np.random.Generator) -> PUCTBatch:
+    """The searches of one move round, as self-play runs them: one per view (its
+    seat searching), ``cfg.simulations`` each over ``worlds`` (int64[B, W,
+    state_size], `root_worlds`); read their targets with ``target_policy``."""
+    batch = PUCTBatch(game, cfg.puct, worlds, [v.player for v in views], seed_from(rng))
+    batch.run(evaluator, cfg.simulations)
+    return batch
 
 
 def _record_and_move(game, cfg, slot: _Slot, view, mask, pi, q: float, rng) -> None:

@@ -32,6 +32,10 @@ VALUE_VIEW = Setting(
 ROOT_SELECTION = Setting(
     "root_selection", str, "puct", "root moves by PUCT, or uniform: visited in turn, so "
     "their mean values are unbiased (PUCT abandons unlucky moves)", choices=ROOT_SELECTIONS)
+COMMON_WORLDS = Setting(
+    "common_worlds", bool, False, "root_selection=uniform: every root move is searched in "
+    "the same sampled worlds (paired comparisons: the hidden cards drop out of the gaps "
+    "between the root q's that the mirror step reads)")
 DIRICHLET_ALPHA = Setting("dirichlet_alpha", float, 0.3, "root noise concentration "
                           "(self-play only)", lo=0, above=True)
 DIRICHLET_EPS = Setting("dirichlet_eps", float, 0.25, "root noise weight (self-play only)",

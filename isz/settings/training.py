@@ -64,9 +64,9 @@ GAME = Group("game", "The game (isz.game_names()); conf/game/NAME.yaml are its o
 ])
 SEARCH = Group("search", "The PUCT search of self-play and of the planner", [
     s.SIMULATIONS, s.C_PUCT, s.FPU, s.TREE, s.OPPONENTS, s.VALUE_VIEW, s.ROOT_SELECTION,
-    s.DIRICHLET_ALPHA, s.DIRICHLET_EPS, s.TEMPERATURE_MOVES, s.TARGET, s.MIRROR_ETA,
-    s.MIRROR_ALPHA, s.MIRROR_ALPHA_FINAL, s.MAGNET, s.MAGNET_EVERY, s.PLANNER_ETA, s.LEAF_MIX,
-    s.EXPAND_AFTER, s.BELOW_THRESHOLD,
+    s.COMMON_WORLDS, s.DIRICHLET_ALPHA, s.DIRICHLET_EPS, s.TEMPERATURE_MOVES, s.TARGET,
+    s.MIRROR_ETA, s.MIRROR_ALPHA, s.MIRROR_ALPHA_FINAL, s.MAGNET, s.MAGNET_EVERY, s.PLANNER_ETA,
+    s.LEAF_MIX, s.EXPAND_AFTER, s.BELOW_THRESHOLD,
 ])
 BELIEF = Group("belief", "Every seat's determinization sampler; conf/belief/NAME.yaml are "
                "its options", [
@@ -213,6 +213,10 @@ TRAIN_RULES = (
          "no policy target",
          lambda c: c.search.root_selection == "uniform" and c.search.target != "mirror",
          ("search.target",)),
+    Rule("search.common_worlds=true needs search.root_selection=uniform: only root moves "
+         "visited in turn share worlds",
+         lambda c: c.search.common_worlds and c.search.root_selection != "uniform",
+         ("search.root_selection",)),
     Rule("search.magnet=network needs search.target=mirror: the magnet is part of the "
          "mirror step",
          lambda c: c.search.magnet == "network" and c.search.target != "mirror",
