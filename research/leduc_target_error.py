@@ -1,39 +1,36 @@
 """Where the error of the Leduc policy targets comes from, measured per information set.
 
-    python -m research.leduc_target_error CHECKPOINT [--repeats 16] [--variants network exact]
-        [--json docs/results/nash/leduc_target_error.json] [--markdown out.md]
+    python -m research.leduc_target_error CHECKPOINT [--next NEXT_CHECKPOINT]
+        [--variants network exact common] [--repeats 16] [--json FILE] [--markdown FILE]
 
-For a trained network (its policy ``P`` played by both seats, chance exact) the
-game tree gives, per information set ``I`` of the acting seat: the exact
-on-policy action values ``q*(I, a)`` (returns units, chips / 13: the histories of
-``I`` weighted by chance and the other seat's reach, as the posterior belief
-weighs worlds), the exact mirror step ``softmax((log P + eta q* + alpha eta log
-rho) / (1 + alpha eta))`` (``rho``: the magnet the checkpoint recorded, which its
-next iteration's targets use; ``--magnet``: another network's; none: ``P``), and
-how often ``I`` is reached in self-play (its reach under the exact step, the law
-moves are drawn from, times the games of an iteration).
+For a trained network (its policy ``P`` played by both seats, chance exact)
+`research.leduc_exact` gives per information set ``I`` the exact on-policy
+action values ``q*(I, a)`` (returns units, chips / 13), the exact mirror step
+from them (magnet: the one the checkpoint recorded, which its next iteration's
+targets use; ``--magnet``: another network's; none: ``P``) and how often self-play
+reaches ``I`` (its reach under the step, the law moves are drawn from).
 
-Then the search self-play runs (`isz.selfplay.search_roots`: the same belief,
-search settings and mirror target) is run ``repeats`` times at every
-information set, which separates the bias of its root q from its variance. The
-variants: ``network`` (leaves valued by the value head, as in training),
-``exact`` (leaves valued by the exact on-policy value of the evaluated view,
-priors still the network's: what is left is the search's own error),
-``common`` (as ``network``, with ``common_worlds``: every root move searched in
-the same worlds). Reported by street and by reach quartile: q bias and
-standard deviation (raw, and centred over the legal moves, which is all the
-mirror step reads), the policy target's KL from the exact step and L1 to it
-(a single search; its mean over searches, the bias part), the targets an
-iteration gets, and the L1 of an iteration's mean target with that many draws
-(an information set with no draw keeps ``P``). Exploitability (NashConv / 2,
-chips) of ``P``, of the exact step, and of the per-set targets shows what each
-error costs.
+The search self-play runs (`isz.selfplay.search_roots`: the same belief, search
+settings and mirror target; the defaults are `RECIPE`'s) is run ``--repeats``
+times at every set (``--round1-factor`` times more in round 1, which has few
+sets), which separates the bias of its root q from its variance. Variants:
+``network`` (leaves valued by the value head, as in training), ``exact`` (the
+exact on-policy value of each evaluated view: what is left is the search's own
+error), ``common`` (``common_worlds``: every root move searched in the same
+worlds). Reported by round and by reach quartile within the round: the value
+head's error, q's bias (corrected for the noise of the mean) and standard
+deviation, the squared distance of P to the step (the signal), one target's
+squared error to the step split into bias² and variance, an iteration's mean
+target's (Poisson(games x reach) targets; a set with none keeps P), and with
+``--next`` the next iteration's network's. Exploitability (NashConv / 2, chips)
+of P, the step, and policies made of targets shows what each error costs;
+``iteration_every_card``: as if every card of each visited public state were
+searched.
 """
 
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import json
 import sys
 import time
@@ -44,185 +41,21 @@ import numpy as np
 from isz.agents.network import NetworkEvaluator
 from isz.evaluation.exploitability import exploitability
 from isz.fs import write_atomic
-from isz.games.base import State
-from isz.games.histories import enumerate_histories
-from isz.nn import ModelConfig, build_model
 from isz.nn.checkpoint import checkpoint_game, load_checkpoint, load_model
 from isz.search.evaluator import make_search_belief
 from isz.search.puct_driver import PUCTConfig
 from isz.selfplay import SelfPlayConfig, root_worlds, search_roots
-from isz.types import CHANCE, TERMINAL, IszError
+from isz.types import IszError
+from research.leduc_exact import (
+    Exact,
+    ExactValueEvaluator,
+    exact_tables,
+    net_policy,
+    recorded_magnet,
+)
 
 VARIANTS = ("network", "exact", "common")
 RECIPE = "leduc_nash_magnet"  # the defaults below are its search settings
-
-
-@dataclasses.dataclass
-class Exact:
-    """Exact on-policy quantities, one row per decision information set (K of them).
-
-    views: the K views; probs, q, step: float64[K, A] (P, q*, the exact mirror
-    step; 0 off the legal moves); legal: bool[K, A]; value: float64[K] (V* of
-    the actor's view); reach, step_reach: float64[K] (probability a game
-    reaches I when both seats play P / the step); public_reach: float64[K] (the
-    step's probability of reaching I's public state, I's seat to act, whatever its
-    card: how often I would be searched if every card of a visited public state
-    were); street: int64[K] (1 or 2);
-    view_value: tensor bytes -> (seat, V* of that seat's view) for every view
-    seen at a decision (the actor's and the other seat's).
-    """
-
-    views: list
-    probs: np.ndarray
-    legal: np.ndarray
-    q: np.ndarray
-    step: np.ndarray
-    value: np.ndarray
-    reach: np.ndarray
-    step_reach: np.ndarray
-    public_reach: np.ndarray
-    street: np.ndarray
-    view_value: dict
-
-
-def mirror_step(probs, q, legal, eta: float, alpha: float, rho) -> np.ndarray:
-    """The mirror target of `isz.search.puct_driver.PUCTBatch.mirror_policy` from
-    given q: float64[K, A], rows over ``legal``."""
-    z = np.log(np.maximum(probs, 1e-12)) + eta * q + alpha * eta * np.log(np.maximum(rho, 1e-12))
-    z = np.where(legal, z / (1 + alpha * eta), -np.inf)
-    w = np.exp(z - z.max(axis=1, keepdims=True))
-    return w / w.sum(axis=1, keepdims=True)
-
-
-def _walk(game, table, info, probs):
-    """(reach of every row for all seats, reach without seat p [n, P], value [n, P])."""
-    n, players = len(table.player), game.num_players
-    edge = np.ones((n, players))  # weight of the edge into row r for each seat's reach-without
-    full = np.ones(n)
-    for r in range(1, n):
-        par = table.parent[r]
-        actor = table.player[par]
-        w = table.prob[r] if actor == CHANCE else probs[info[par], table.action[r]]
-        full[r] = full[par] * w
-        edge[r] = w
-        if actor >= 0:
-            edge[r, actor] = 1.0
-    minus = np.ones((n, players))
-    for r in range(1, n):
-        minus[r] = minus[table.parent[r]] * edge[r]
-    value = np.zeros((n, players))
-    for r in range(n - 1, -1, -1):  # children after parents: a row is final when reached
-        if table.player[r] == TERMINAL:
-            value[r] = State(game, table.states[r].copy()).returns()
-        if r > 0:
-            par = table.parent[r]
-            actor = table.player[par]
-            w = table.prob[r] if actor == CHANCE else probs[info[par], table.action[r]]
-            value[par] += w * value[r]
-    return full, minus, value
-
-
-def exact_tables(game, policy, eta: float, alpha: float, magnet=None) -> Exact:
-    """`Exact` for ``policy(views) -> float64[K, A]`` (a batch; ``magnet`` likewise,
-    None: the policy itself)."""
-    table = enumerate_histories(game, 200_000)
-    n = len(table.player)
-    info = np.full(n, -1, np.int64)
-    ids: dict[tuple, int] = {}
-    views, other = [], {}
-    for r in range(n):
-        p = int(table.player[r])
-        if p < 0:
-            continue
-        state = State(game, table.states[r].copy())
-        for seat in range(game.num_players):
-            v = state.view(seat)
-            if seat == p:
-                info[r] = ids.setdefault(v.key, len(ids))
-                if info[r] == len(views):
-                    views.append(v)
-            other.setdefault(v.key, v)
-    legal = np.zeros((len(views), game.num_actions), bool)
-    for i, v in enumerate(views):
-        legal[i, list(v.legal_actions)] = True
-    probs = np.where(legal, policy(views), 0.0)
-    full, minus, value = _walk(game, table, info, probs)
-    num_q, den = np.zeros(legal.shape), np.zeros(len(views))
-    reach = np.zeros(len(views))
-    vnum: dict[tuple, float] = {}
-    vden: dict[tuple, float] = {}
-    for r in range(n):
-        p = int(table.player[r])
-        if p >= 0:
-            state = State(game, table.states[r].copy())
-            for seat in range(game.num_players):
-                k = (seat, game.view_data(state, seat))
-                vnum[k] = vnum.get(k, 0.0) + minus[r, seat] * value[r, seat]
-                vden[k] = vden.get(k, 0.0) + minus[r, seat]
-            den[info[r]] += minus[r, p]
-            reach[info[r]] += full[r]
-        par = table.parent[r]
-        if r > 0 and table.player[par] >= 0:
-            actor = table.player[par]
-            num_q[info[par], table.action[r]] += minus[par, actor] * value[r, actor]
-    q = np.where(legal, num_q / np.maximum(den, 1e-300)[:, None], 0.0)
-    rho = probs if magnet is None else np.where(legal, magnet(views), 0.0)
-    step = mirror_step(probs, q, legal, eta, alpha, rho)
-    step_reach, _, _ = _walk(game, table, info, step)
-    sreach = np.zeros(len(views))
-    np.add.at(sreach, info[info >= 0], step_reach[info >= 0])
-    vv = {k: vnum[k] / vden[k] for k in vnum if vden[k] > 0}
-    view_value = {v.tensor().astype(np.float32).tobytes(): (v.player, vv[key])
-                  for key, v in other.items() if key in vv}
-    value_i = np.array([vv[v.key] for v in views])
-    street = np.array([2 if v.data[2] >= 0 else 1 for v in views])  # Leduc: public card
-    public: dict[tuple, list[int]] = {}  # Leduc: the view's data without the own card
-    for i, v in enumerate(views):
-        public.setdefault((v.player, v.data[1:]), []).append(i)
-    preach = np.zeros(len(views))
-    for members in public.values():
-        preach[members] = sreach[members].sum()
-    return Exact(views, probs, legal, q, step, value_i, reach, sreach, preach, street,
-                 view_value)
-
-
-class ExactValueEvaluator:
-    """The network's priors with exact on-policy values (`Exact.view_value`), so that
-    a search's remaining error is its own; 2-player zero sum."""
-
-    def __init__(self, net: NetworkEvaluator, view_value: dict):
-        self.net, self.view_value = net, view_value
-
-    def evaluate(self, tensors: np.ndarray, masks: np.ndarray):
-        priors, _ = self.net.evaluate(tensors, masks)
-        values = np.zeros((len(tensors), 2), np.float32)
-        for i, t in enumerate(np.asarray(tensors, np.float32)):
-            seat, v = self.view_value[t.tobytes()]
-            values[i, seat], values[i, 1 - seat] = v, -v
-        return priors, values
-
-
-def net_policy(net: NetworkEvaluator):
-    """``policy(views) -> float64[K, A]``: the network's policy head on a batch of views."""
-    def policy(views):
-        x = np.stack([v.tensor().reshape(-1) for v in views]).astype(np.float32)
-        m = np.zeros((len(views), views[0].game.num_actions), bool)
-        for i, v in enumerate(views):
-            m[i, list(v.legal_actions)] = True
-        return net.evaluate(x, m)[0].astype(np.float64)
-    return policy
-
-
-def recorded_magnet(path, game):
-    """``policy(views)`` of the magnet a training checkpoint recorded (the snapshot its
-    next iteration's targets use, ``search.magnet=network``), or None."""
-    ckpt = load_checkpoint(path, game)
-    rec = (ckpt.get("extra") or {}).get("magnet")
-    if rec is None:
-        return None
-    model = build_model(game, ModelConfig.from_dict(ckpt["model_config"]))
-    model.load_state_dict(rec["state"])
-    return net_policy(NetworkEvaluator(model.eval(), "cpu"))
 
 
 def sample_searches(game, evaluator, belief_eval, cfg: SelfPlayConfig, ex: Exact, rho,
@@ -353,15 +186,15 @@ def selfplay_config(a, variant: str = "network") -> SelfPlayConfig:
 
 
 def _variant(a, game, net, ex: Exact, rho, variant: str, extra: dict) -> dict:
-    """Rows and exploitabilities of one search variant (an iteration's targets: the
-    mean over 4 draws of the iteration)."""
+    """Rows and exploitabilities of one search variant (one search's targets and an
+    iteration's: the mean over 4 draws)."""
     t0 = time.perf_counter()
     ev = ExactValueEvaluator(net, ex.view_value) if variant == "exact" else net
     k, n_act = ex.probs.shape
     sets = {key: np.zeros(k) for key in extra}
-    pol = {name: np.zeros((k, n_act)) for name in ("mean_target", "one_search")}
+    pol = {"mean_target": np.zeros((k, n_act))}
     draws = {name: [np.zeros((k, n_act)) for _ in range(4)]
-             for name in ("iteration_target", "iteration_every_card")}
+             for name in ("one_search", "iteration_target", "iteration_every_card")}
     rng = np.random.default_rng(a.seed)
     for st in (1, 2):  # round 1 has few sets: more searches each
         idx = np.flatnonzero(ex.street == st)
@@ -370,9 +203,11 @@ def _variant(a, game, net, ex: Exact, rho, variant: str, extra: dict) -> dict:
                                      reps, a.seed + st)
         for key, v in per_set(ex, idx, q, targets, a.games, a.seed).items():
             sets.setdefault(key, np.zeros(k))[idx] = v
-        pol["mean_target"][idx], pol["one_search"][idx] = targets.mean(axis=1), targets[:, 0]
-        for name, d in draws.items():
-            for p in d:
+        pol["mean_target"][idx] = targets.mean(axis=1)
+        for r, p in enumerate(draws["one_search"]):
+            p[idx] = targets[:, r % reps]
+        for name in ("iteration_target", "iteration_every_card"):
+            for p in draws[name]:
                 p[idx] = iteration_target(ex, idx, targets, a.games, rng,
                                           public=name == "iteration_every_card")
     sets.update(extra)

@@ -15,6 +15,7 @@ from isz.agents.network import NetworkEvaluator
 from isz.evaluation.exploitability import exploitability
 from isz.nn import ModelConfig, build_model
 from isz.nn.checkpoint import save_checkpoint
+from research import leduc_exact as exact
 from research import leduc_target_error as lte
 
 
@@ -24,7 +25,7 @@ def setup():
     game = isz.make_game("leduc_poker")
     model = build_model(game, ModelConfig(width=16, depth=1))
     net = NetworkEvaluator(model, "cpu")
-    return game, model, net, lte.exact_tables(game, lte.net_policy(net), 5.0, 0.05)
+    return game, model, net, exact.exact_tables(game, exact.net_policy(net), 5.0, 0.05)
 
 
 def test_exact_tables_agree_with_the_game_tree(setup):
@@ -38,6 +39,9 @@ def test_exact_tables_agree_with_the_game_tree(setup):
     pv = exploitability(game, lambda v: ex.probs[index[v.key]]).policy_values[0]
     assert (ex.reach[first] * ex.value[first]).sum() * 13 == pytest.approx(pv, abs=1e-9)
     np.testing.assert_allclose(ex.step.sum(axis=1), 1.0)
+    # every card of a public state: player 0's first decision is one public state
+    np.testing.assert_allclose(ex.public_reach[first], 1.0)
+    assert np.all(ex.public_reach >= ex.step_reach - 1e-12)
     assert np.all(ex.step[~ex.legal] == 0)
 
 
@@ -54,10 +58,10 @@ def _mean_q(setup, evaluator, sets, repeats=48):
 def test_search_under_exact_leaf_values_is_unbiased_and_wrong_values_show(setup):
     _, _, net, ex = setup
     sets = np.array([i for i, v in enumerate(ex.views) if v.data[3] <= 1])[:8]  # round 1
-    err, se = _mean_q(setup, lte.ExactValueEvaluator(net, ex.view_value), sets)
+    err, se = _mean_q(setup, exact.ExactValueEvaluator(net, ex.view_value), sets)
     assert np.all(np.abs(err) < 4 * se + 1e-9), (err, se)
     off = {k: (seat, v + 0.3) for k, (seat, v) in ex.view_value.items()}
-    err, se = _mean_q(setup, lte.ExactValueEvaluator(net, off), sets)
+    err, se = _mean_q(setup, exact.ExactValueEvaluator(net, off), sets)
     assert np.mean(err) > 0.05 and np.mean(err) > 4 * np.sqrt(np.mean(se ** 2))
 
 
@@ -71,6 +75,7 @@ def test_command_writes_a_table_per_variant(setup, tmp_path):
                    "--json", str(out)])
     assert rc == 0
     res = json.loads(out.read_text())
+    assert res["magnet_used"] == "the network"  # the checkpoint recorded none
     for v in res["variants"].values():
         assert [r["group"] for r in v["rows"]][-1] == "all"
         assert len(v["rows"]) == 11 and v["rows"][-1]["sets"] == 936

@@ -88,3 +88,15 @@ def test_self_play_with_common_worlds_keeps_full_targets():
     rows = pos.policies.sum(axis=1) > 0
     np.testing.assert_allclose(pos.policies[rows].sum(axis=1), 1.0, rtol=1e-5)
     assert np.all(pos.policies[rows][pos.masks[rows]] > 0)
+
+
+def test_training_config_refuses_common_worlds_without_the_uniform_root():
+    from isz.training.config import TrainConfig, validate
+
+    cfg = TrainConfig()
+    cfg.search.common_worlds = True
+    with pytest.raises(isz.IszError, match="search.common_worlds=true needs "
+                                           "search.root_selection=uniform"):
+        validate(cfg)
+    cfg.search.root_selection, cfg.search.target = "uniform", "mirror"
+    validate(cfg)
