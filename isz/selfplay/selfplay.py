@@ -233,10 +233,10 @@ def root_worlds(cfg: SelfPlayConfig, view, sample: Callable[[int], np.ndarray]) 
     the m root moves in turn after simulation 0 expands the root) simulation
     ``k >= 1`` gets world ``1 + (k - 1) // m``: every root move is searched in
     the same worlds (common random numbers). Each world is then a paired
-    comparison of the moves, and the world-to-world spread of the hidden cards
-    leaves the differences of the root q that the mirror step reads; a
-    stratified belief also gives each move the whole stratified sample instead
-    of a random share of it. The q of each move stays an unbiased estimate.
+    comparison of the moves: the world-to-world spread of the hidden cards drops
+    out of the gaps between the root q's, which is all the mirror step reads,
+    and a stratified belief gives each move the whole stratified sample instead
+    of a random share of it. Each move's q stays an unbiased estimate.
     """
     n = cfg.simulations
     if not cfg.common_worlds or n <= 1:
