@@ -29,6 +29,15 @@ decision. Wall-clock results depend on the machine and its load (another
 process on the same cores slows every agent, not always equally): report them
 with their standard errors and the machine, and prefer ``workers`` <= cores.
 
+More workers: ``workers=4`` plays the deals over 4 processes on this machine;
+``backend=ray workers=4`` over 4 workers of a new local Ray, and ``ray.address=auto``
+(or ``HOST:PORT``) over every node of a running Ray cluster (``workers`` defaults to one
+per CPU of the cluster; docs/distributed.md). The result is the same deal by deal.
+Each finished deal is written as it finishes to a journal next to ``output``
+(``<output stem>.deals-<key>.jsonl``, keyed by a hash of the match's settings): after
+Ctrl-C or a kill, the same command plays only the missing deals (``resume=false``
+starts over). The journal is removed once the result is written.
+
 User errors (unknown game, agent, knob or config key, bad values, an ``output``
 that is a folder or cannot be written, ``exploitability=true`` on a game too
 large for it, a checkpoint of another game or a corrupted one) exit with status
@@ -49,10 +58,12 @@ from isz import IszError, load_planner, make_agent, make_game
 from isz.agents import Agent, agent_knobs
 from isz.cli import one_line_errors, run_hydra
 from isz.cli.conf import conf_dir, register_isz_root
-from isz.evaluation import match
+from isz.evaluation import MatchSpec, SeatSpec, make_backend, play_match, resumable
 from isz.evaluation.config import EvaluateConfig
 from isz.fs import check_output_file, write_json_atomic
 from isz.games import Game, import_game_module
+from isz.settings.evaluate import EVALUATE
+from isz.settings.training import RAY
 from isz.types import check_int
 
 PLANNER = "planner"
@@ -139,11 +150,14 @@ def evaluate(cfg: EvaluateConfig) -> dict:
     """Run the match ``cfg`` describes, print its table, write and return the JSON payload."""
     check_int("deals", cfg.deals, lo=1)
     check_int("iterations", cfg.iterations, lo=1)
-    check_int("workers", cfg.workers, lo=1)
+    if cfg.workers is not None:
+        check_int("workers", cfg.workers, lo=1)
     check_int("seed", cfg.seed, lo=0)
     if cfg.time_per_move is not None and not cfg.time_per_move > 0:
         raise IszError(f"time_per_move must be a positive number of seconds, "
                        f"got {cfg.time_per_move!r}")
+    EVALUATE.check(cfg)
+    RAY.check(cfg.ray, "ray.")
     if cfg.game_module:
         import_game_module(cfg.game_module)
     out = check_output_file(to_absolute_path(cfg.output), "output")
@@ -159,15 +173,18 @@ def evaluate(cfg: EvaluateConfig) -> dict:
     agents = build_agents(specs, game, cfg.checkpoint)
     if cfg.exploitability:
         preflight_exploitability(game, agents)
-    result = match(game, agents, cfg.deals, cfg.seed, workers=cfg.workers,
-                   progress=cfg.progress)
-    payload = {"config": dataclasses.asdict(cfg),
-               "seats": [{"agent": name, "knobs": knobs} for name, knobs in specs],
-               "result": result.to_dict()}
-    if cfg.exploitability:
-        payload["exploitability"], payload["exploitability_work"] = exploitabilities(
-            specs, agents, game, cfg.seed, cfg.progress)
-    write_json_atomic(out, payload)
+    spec = match_spec(cfg, specs)
+    kind = cfg.backend or ("ray" if cfg.ray.address else "local")
+    with resumable(out, spec.key(), cfg.resume) as journal, \
+            make_backend(kind, cfg.workers, cfg.ray) as backend:
+        result = play_match(spec, backend, journal=journal, progress=cfg.progress)
+        payload = {"config": dataclasses.asdict(cfg),
+                   "seats": [{"agent": name, "knobs": knobs} for name, knobs in specs],
+                   "result": result.to_dict()}
+        if cfg.exploitability:
+            payload["exploitability"], payload["exploitability_work"] = exploitabilities(
+                specs, agents, game, cfg.seed, cfg.progress)
+        write_json_atomic(out, payload)
     # the table after the write: a reader that closes the pipe early (| head) cannot
     # cost the results
     print(result.table())
@@ -177,6 +194,19 @@ def evaluate(cfg: EvaluateConfig) -> dict:
                   f"(paired over deals)")
     print(f"wrote {out}")
     return payload
+
+
+def match_spec(cfg: EvaluateConfig, specs: list[tuple[str, dict]]) -> MatchSpec:
+    """The match as names (`MatchSpec`), for any worker to build; a checkpoint's
+    recorded game module travels with it."""
+    module = cfg.game_module
+    if cfg.checkpoint and not module:
+        from isz.nn.checkpoint import load_checkpoint
+
+        module = load_checkpoint(cfg.checkpoint).get("game_module")
+    seats = tuple(SeatSpec(name, knobs, cfg.checkpoint if name == PLANNER else None)
+                  for name, knobs in specs)
+    return MatchSpec(cfg.game, seats, cfg.deals, cfg.seed, dict(cfg.game_params), module)
 
 
 def preflight_exploitability(game: Game, agents: list[Agent]) -> None:

@@ -52,6 +52,10 @@ class SelfPlayActor:
     def pid(self) -> int:
         return os.getpid()
 
+    def whereabouts(self) -> tuple[int, str]:
+        """(process id, Ray node id)."""
+        return os.getpid(), ray.get_runtime_context().get_node_id()
+
     def _load(self, weights: list, version: int) -> None:
         if version == self.version:
             return

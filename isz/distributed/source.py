@@ -7,13 +7,17 @@ while the learner trains; a finished chunk waits in Ray's object store until
 learner iteration that produced them; a chunk played with weights more than
 ``trainer.max_staleness`` versions old is dropped and counted.
 
-An actor that dies is restarted by Ray (``ray.max_restarts``; see
+Actors are spread over the cluster's nodes (Ray's ``SPREAD`` strategy). An
+actor that dies is restarted by Ray (``ray.max_restarts``; see
 `isz.distributed.faults`). The chunk it was playing is lost and counted
 (``lost_games``); requests it had queued but not started are sent again once
-it is back; finished chunks are safe in the object store. The counters live
-in the run's counters, so they survive a resume. Ray reports a death through
-the dead actor's failed requests, about 2 s after it: a death while the other
-actors finish the run's last games goes uncounted (nothing of it was needed).
+it is back; finished chunks are safe: `Prefetch` copies each to the learner's
+node as it finishes, so even the loss of the node that played it does not
+lose it. An actor Ray will not restart leaves the run to the others. The
+counters live in the run's counters, so they survive a resume. Ray reports a
+death through the dead actor's failed requests, about 2 s after it: a death
+while the other actors finish the run's last games goes uncounted (nothing
+of it was needed).
 """
 
 from __future__ import annotations
@@ -22,11 +26,12 @@ import time
 from pathlib import Path
 
 import ray
-from ray.exceptions import GetTimeoutError, RayActorError
+from ray.exceptions import GetTimeoutError, ObjectLostError, RayActorError
 
 from isz.distributed.actor import Chunk, SelfPlayActor
 from isz.distributed.cluster import check_resources, connect, local_resources
 from isz.distributed.faults import Health
+from isz.distributed.prefetch import Prefetch
 from isz.distributed.stats import ChunkStats
 from isz.fs import write_json_atomic
 from isz.selfplay import SelfPlayConfig
@@ -42,12 +47,14 @@ class RaySelfPlay:
         self.cfg, self.owns_ray, self.run_dir = cfg, owns_ray, Path(run_dir)
         self.actors: list = []
         self.pids: list[int] = []
+        self.nodes: list[str] = []  # Ray node id of each actor
         self.pending: dict = {}  # ObjectRef -> (actor index, "chunk" or "probe")
         self.health = Health(cfg.trainer.actors, cfg.ray.max_restarts)
         self.sent: list[int] = []  # per actor: requests sent by this process (seeds)
         self.weights: list | None = None
         self.version = 0
         self.sp_cfg: SelfPlayConfig | None = None
+        self.prefetch = Prefetch()
 
     @classmethod
     def start(cls, cfg, model, version: int, run_dir: Path) -> RaySelfPlay:
@@ -73,7 +80,8 @@ class RaySelfPlay:
 
     def _spawn(self, model) -> None:
         c, n = self.cfg, self.cfg.trainer.actors
-        opts = {"num_cpus": 1, "max_restarts": c.ray.max_restarts, "max_task_retries": 0}
+        opts = {"num_cpus": 1, "max_restarts": c.ray.max_restarts, "max_task_retries": 0,
+                "scheduling_strategy": "SPREAD"}
         if c.selfplay.device == "cuda":
             opts["num_gpus"] = c.selfplay.gpus_per_actor
         remote = ray.remote(SelfPlayActor).options(**opts)
@@ -82,17 +90,20 @@ class RaySelfPlay:
         self.actors = [remote.remote(i, *args) for i in range(n)]
         self.sent = [0] * n
         try:
-            self.pids = ray.get([a.pid.remote() for a in self.actors],
-                                timeout=c.ray.start_timeout_s)
+            where = ray.get([a.whereabouts.remote() for a in self.actors],
+                            timeout=c.ray.start_timeout_s)
         except GetTimeoutError as e:
             raise IszError(f"{n} self-play actors did not start within ray.start_timeout_s="
                            f"{c.ray.start_timeout_s:g}s; see the Ray logs "
                            "(/tmp/ray/session_latest/logs)") from e
+        self.pids, self.nodes = [w[0] for w in where], [w[1] for w in where]
         self._write_pids()
 
     def _write_pids(self) -> None:
-        """``<run_dir>/actors.json``: the actors' process ids (to watch or kill one)."""
-        write_json_atomic(self.run_dir / "actors.json", {"pids": self.pids})
+        """``<run_dir>/actors.json``: the actors' process ids (to watch or kill one) and
+        Ray node ids."""
+        write_json_atomic(self.run_dir / "actors.json", {"pids": self.pids,
+                                                         "nodes": self.nodes})
 
     def publish(self, model, version: int) -> None:
         """Put the weights (CPU tensors) in the object store once; later requests carry them."""
@@ -106,9 +117,12 @@ class RaySelfPlay:
         ref = self.actors[i].play_chunk.remote(self.weights, self.version, self.sp_cfg,
                                                self.chunk_games, seed)
         self.pending[ref] = (i, "chunk")
+        self.prefetch.add(ref)
 
     def _fill(self) -> None:
         for i in range(len(self.actors)):
+            if i in self.health.gone:
+                continue
             queued = sum(1 for a, kind in self.pending.values() if a == i and kind == "chunk")
             for _ in range(self.cfg.ray.inflight - queued - self.health.owed[i]):
                 self._submit(i)
@@ -158,14 +172,15 @@ class RaySelfPlay:
                 self._probe(i)
         ref = ready[0]
         i, kind = self.pending.pop(ref)
+        self.prefetch.discard(ref)
         try:
             out = ray.get(ref)
-        except RayActorError as e:
+        except (RayActorError, ObjectLostError) as e:
             if self.health.failed(i, kind, e, counters, self.chunk_games):
                 self._probe(i)
             return None
-        if kind == "probe":  # back after a restart: record its new pid, resend what it owed
-            self.pids[i] = out
+        if kind == "probe":  # back after a restart: record where it is, resend what it owed
+            self.pids[i], self.nodes[i] = out
             self._write_pids()
             for _ in range(self.health.back(i)):
                 self._submit(i)
@@ -173,7 +188,7 @@ class RaySelfPlay:
         return out
 
     def _probe(self, i: int) -> None:
-        self.pending[self.actors[i].pid.remote()] = (i, "probe")
+        self.pending[self.actors[i].whereabouts.remote()] = (i, "probe")
 
     def _queue_depth(self, i: int) -> int:
         """Finished chunks of actor ``i`` waiting for the learner."""
@@ -182,6 +197,7 @@ class RaySelfPlay:
         return len(ready)
 
     def close(self) -> None:
+        self.prefetch.close()
         for a in self.actors:
             ray.kill(a, no_restart=True)
         self.actors, self.pending = [], {}

@@ -1,4 +1,4 @@
-"""The arena: duplicate deals with seat rotation, optionally over worker processes.
+"""The arena: duplicate deals with seat rotation, on this machine or on Ray.
 
 ``match(game, agents, deals, seed)`` plays every deal once per seat rotation
 (the two seatings for 2 players, all n cyclic rotations for more), so the luck
@@ -6,27 +6,39 @@ of the deal cancels, and reports each agent's mean score with its standard
 error over deals (`isz.evaluation.result.MatchResult`). How chance and the
 agents' generators are derived is in `isz.evaluation.play`; the result does
 not depend on ``workers``.
+
+`play_match(spec, backend)` plays a match described by names (`MatchSpec`),
+so its deals can go to any process that builds the agents itself: a
+`LocalPool` on this machine or Ray workers on every node of a cluster
+(`isz.distributed.RayMatches`, made by `make_backend`); the result is the
+same deal by deal. With a ``journal`` every finished deal is written as it
+finishes, and the same match started again plays only the deals still missing.
 """
 
 from __future__ import annotations
 
-import multiprocessing as mp
-import sys
+import contextlib
 import time
 from collections.abc import Callable, Iterator, Sequence
+from pathlib import Path
 
 import numpy as np
 
 from isz.agents.base import Agent
-from isz.evaluation.play import DealOutcome, DecisionHook, play_deal
+from isz.evaluation.journal import DealJournal
+from isz.evaluation.play import DealOutcome, DecisionHook
+from isz.evaluation.pool import LocalPool, one_torch_thread, play_deals, warm_up
 from isz.evaluation.result import MatchResult
+from isz.evaluation.spec import MatchSpec, build, file_digest
 from isz.games.base import Game
 from isz.progress import Progress
 from isz.types import IszError, check_int
 
+Tick = Callable[[int], None]
+
 
 def match(game: Game, agents: Sequence[Agent], deals: int, seed: int, workers: int = 1,
-          progress: bool | Callable[[int], None] = True,
+          progress: bool | Tick = True,
           on_decision: DecisionHook | None = None) -> MatchResult:
     """Play ``deals`` deals, each once per seat rotation, and score the agents.
 
@@ -55,23 +67,112 @@ def match(game: Game, agents: Sequence[Agent], deals: int, seed: int, workers: i
     if on_decision is not None and workers > 1:
         raise IszError(f"on_decision needs workers=1 (it runs in this process); got {workers}")
     if workers > 1:
-        _one_torch_thread()
-    _warm_up(game, agents, seed)
+        one_torch_thread()
+    warm_up(game, agents, seed)
     start = time.perf_counter()
-    bar = None if callable(progress) else Progress(game.name, deals, "deals", enabled=progress)
-    tick = progress if callable(progress) else bar.update
-    results = []
-    for outcome in _run(game, list(agents), deals, seed, workers, on_decision):
-        results.append(outcome)
-        tick(1)
-    if bar is not None:
-        bar.close()
+    outcomes: dict[int, DealOutcome] = {}
+    with _ticker(game.name, deals, progress) as tick:
+        def done(deal: int, out: DealOutcome) -> None:
+            outcomes[deal] = out
+            tick(1)
+
+        play_deals(game, list(agents), seed, range(deals), workers, done, on_decision)
+    return _result(game, [a.name for a in agents], outcomes, seed, workers,
+                   time.perf_counter() - start)
+
+
+def play_match(spec: MatchSpec, backend=None, *, journal: str | Path | None = None,
+               progress: bool | Tick = True) -> MatchResult:
+    """Play the match ``spec`` describes on ``backend`` and score the agents.
+
+    Args:
+        spec: the match (`MatchSpec`): game, one `SeatSpec` per seat, deals, seed.
+        backend: where the deals are played: `LocalPool` (default: one, in
+            this process) or `isz.distributed.RayMatches` (see `make_backend`).
+            The result is the same deal by deal whatever the backend.
+        journal: a file (`isz.evaluation.journal.journal_for` names one next
+            to the result's) where each finished deal is written as it
+            finishes; deals already in it are not played again. It must have
+            been written by the same match (`MatchSpec.key`), else IszError.
+            The caller removes it once the result is saved.
+        progress: as in `match`; counts deals finished on every worker.
+    Returns:
+        a `MatchResult`; ``resumed`` counts the deals taken from the journal and
+        ``wall_time_s`` is this call's (building the agents and starting the
+        workers included).
+    """
+    spec.check()
+    backend = backend or LocalPool(1)
+    start = time.perf_counter()
+    game, agents = build(spec)  # bad names or knobs fail here, before any worker starts
+    digests = {p: file_digest(p) for p in spec.checkpoints()}
+    book = DealJournal(journal, spec.key(digests), spec.settings(digests)) if journal else None
+    outcomes = {d: o for d, o in (book.done.items() if book else ()) if d < spec.deals}
+    resumed = len(outcomes)
+    todo = [d for d in range(spec.deals) if d not in outcomes]
+    try:
+        with _ticker(game.name, spec.deals, progress) as tick:
+            if resumed:
+                tick(resumed)
+
+            def done(deal: int, out: DealOutcome) -> None:
+                if deal in outcomes:  # replayed after a worker died, and both came back
+                    return
+                outcomes[deal] = out
+                if book is not None:
+                    book.add(deal, out)
+                tick(1)
+
+            if todo:
+                backend.play(spec, game, agents, todo, done)
+    finally:
+        if book is not None:
+            book.close()
+    missing = [d for d in todo if d not in outcomes]
+    if missing:
+        raise IszError(f"the {backend.name} backend returned without deal(s) "
+                       f"{missing[:5]}{' ...' if len(missing) > 5 else ''}")
+    return _result(game, [a.name for a in agents], outcomes, spec.seed,
+                   backend.workers_for(len(todo)), time.perf_counter() - start,
+                   resumed=resumed, backend=backend.name)
+
+
+def make_backend(kind: str = "local", workers: int | None = None, ray=None):
+    """A backend for `play_match`: ``local`` (a `LocalPool` of ``workers``
+    processes, default 1) or ``ray`` (`isz.distributed.RayMatches`: ``workers``
+    Ray workers, default one per CPU of the cluster; ``ray`` is a `RayCfg`-like
+    object with ``address``, ``num_cpus``, ...). Ray is imported only here."""
+    if kind == "local":
+        return LocalPool(1 if workers is None else workers)
+    if kind != "ray":
+        raise IszError(f"backend={kind!r}: allowed: local, ray")
+    try:
+        from isz.distributed import RayMatches
+    except ImportError as e:
+        raise IszError(f"backend=ray needs Ray ({e}); pip install 'ray>=2.9'") from e
+    return RayMatches(ray, workers=workers)
+
+
+@contextlib.contextmanager
+def _ticker(name: str, deals: int, progress: bool | Tick) -> Iterator[Tick]:
+    """A `Progress` bar over ``deals`` (or the caller's callable): ``tick(n)``."""
+    if callable(progress):
+        yield progress
+        return
+    with Progress(name, deals, "deals", enabled=progress) as bar:
+        yield bar.update
+
+
+def _result(game: Game, names: list[str], outcomes: dict[int, DealOutcome], seed: int,
+            workers: int, wall: float, resumed: int = 0, backend: str = "local") -> MatchResult:
+    """The `MatchResult` of ``outcomes`` (every deal 0..n-1), in deal order."""
+    results = [outcomes[d] for d in sorted(outcomes)]
     stats = {k: np.stack([r.stats[k] for r in results]) for k in results[0].stats}
     return MatchResult.from_deals(
-        game, [a.name for a in agents], np.stack([r.scores for r in results]),
+        game, names, np.stack([r.scores for r in results]),
         np.stack([r.utilities for r in results]), seed=seed, workers=workers,
-        wall_time_s=time.perf_counter() - start,
-        work=np.sum([r.work for r in results], axis=0), stats=stats)
+        wall_time_s=wall, work=np.sum([r.work for r in results], axis=0), stats=stats,
+        resumed=resumed, backend=backend)
 
 
 def _check_agents(game: Game, agents: Sequence[Agent]) -> None:
@@ -85,71 +186,3 @@ def _check_agents(game: Game, agents: Sequence[Agent]) -> None:
             if agents[j] is agent:
                 raise IszError(f"agents[{i}] is the same object as agents[{j}]; give each "
                                "seat its own agent (agents keep per-game state)")
-
-
-def _one_torch_thread() -> None:
-    """One intra-op thread for torch, if a planner brought it in, before forking.
-
-    OpenMP's thread pool does not survive ``fork``: a worker whose parent ran a
-    multi-threaded forward hangs in its first one. One thread per process is
-    also what a worker on its own core should use.
-    """
-    torch = sys.modules.get("torch")
-    if torch is not None:
-        torch.set_num_threads(1)
-
-
-def _warm_up(game: Game, agents: Sequence[Agent], seed: int) -> None:
-    """One throwaway decision of every searching agent, before the clock starts.
-
-    Compiling the search kernels takes seconds; without this the first
-    decision of each process would spend its time budget compiling and the
-    per-decision timings would include it. Worker processes fork after it, so
-    they inherit the compiled code. Agents are reset before every game, so
-    this leaves no trace in the match.
-    """
-    searchers = [a for a in agents if hasattr(a, "last_simulations")]
-    if not searchers:
-        return
-    state = game.new_initial_state()
-    rng = np.random.default_rng(seed)
-    while state.is_chance_node():
-        state.apply_action(state.sample_chance(rng))
-    if state.is_terminal():
-        return
-    for agent in searchers:
-        agent.reset()
-        if agent.cheats:
-            agent.act_cheating(state.clone(), rng)
-        else:
-            agent.act(state.view(state.current_player()), rng)
-
-
-def _run(game: Game, agents: list[Agent], deals: int, seed: int, workers: int,
-         on_decision: DecisionHook | None) -> Iterator[DealOutcome]:
-    """Yield the outcome of every deal, in deal order (see `play_deal`)."""
-    if workers == 1:
-        for deal in range(deals):
-            yield play_deal(game, agents, seed, deal, on_decision)
-        return
-    workers = min(workers, deals)
-    chunk = max(1, deals // (workers * 8))
-    with _context().Pool(workers, initializer=_init_worker,
-                         initargs=(game, agents, seed)) as pool:
-        yield from pool.imap(_worker_deal, range(deals), chunksize=chunk)
-
-
-def _context():
-    method = "fork" if "fork" in mp.get_all_start_methods() else "spawn"
-    return mp.get_context(method)
-
-
-_WORKER: dict = {}
-
-
-def _init_worker(game: Game, agents: list[Agent], seed: int) -> None:
-    _WORKER.update(game=game, agents=agents, seed=seed)
-
-
-def _worker_deal(deal: int) -> DealOutcome:
-    return play_deal(_WORKER["game"], _WORKER["agents"], _WORKER["seed"], deal)

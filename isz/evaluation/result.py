@@ -55,8 +55,12 @@ class MatchResult:
         agents: one `AgentResult` per position of the ``agents`` list.
         deals, rotations: deals played, and seat rotations per deal.
         games: ``deals * rotations``.
-        seed, workers: as passed to `match`.
-        wall_time_s, games_per_s: elapsed time and throughput.
+        seed, workers: as passed to `match` (`play_match`: the backend's
+            workers that played this call's deals).
+        wall_time_s, games_per_s: elapsed time and throughput (of the games
+            played by this call: a resumed match's journal deals excluded).
+        resumed: deals taken from a journal instead of played (`play_match`).
+        backend: where the deals were played: ``local`` or ``ray``.
         deal_scores: float64 ``[deals, agents]``, each agent's mean score per
             deal (over rotations); the samples behind ``score_se``, kept for
             paired comparisons (not in `to_dict`).
@@ -72,12 +76,15 @@ class MatchResult:
     wall_time_s: float
     games_per_s: float
     deal_scores: np.ndarray = field(repr=False, compare=False)
+    resumed: int = 0
+    backend: str = "local"
 
     @classmethod
     def from_deals(cls, game, names, scores: np.ndarray, utils: np.ndarray, *, seed: int,
                    workers: int, wall_time_s: float,
                    work: np.ndarray | None = None,
-                   stats: dict[str, np.ndarray] | None = None) -> MatchResult:
+                   stats: dict[str, np.ndarray] | None = None, resumed: int = 0,
+                   backend: str = "local") -> MatchResult:
         """Aggregate ``scores``/``utils`` and each of ``stats``, float64 ``[deals,
         rotations, agents]``, and ``work``, float64 ``[agents, 3]`` (decisions,
         seconds, simulations summed)."""
@@ -102,16 +109,18 @@ class MatchResult:
         info = dict(game.spec)
         if getattr(game, "preset", None):
             info["preset"] = game.preset
+        played = (deals - resumed) * rotations
         return cls(game=info, agents=agents, deals=deals, rotations=rotations,
                    games=games, seed=seed, workers=workers, wall_time_s=wall_time_s,
-                   games_per_s=games / wall_time_s if wall_time_s > 0 else math.inf,
-                   deal_scores=deal_scores)
+                   games_per_s=played / wall_time_s if wall_time_s > 0 else math.inf,
+                   deal_scores=deal_scores, resumed=resumed, backend=backend)
 
     def to_dict(self) -> dict:
         """JSON-able summary (NaN and infinity become None)."""
         return {
             "game": self.game, "deals": self.deals, "rotations": self.rotations,
             "games": self.games, "seed": self.seed, "workers": self.workers,
+            "backend": self.backend, "resumed_deals": self.resumed,
             "wall_time_s": _finite(self.wall_time_s), "games_per_s": _finite(self.games_per_s),
             "agents": [
                 {"name": a.name, "score": _finite(a.score), "score_se": _finite(a.score_se),
@@ -145,6 +154,8 @@ class MatchResult:
         name = self.game.get("preset", self.game["name"])
         head = (f"{name}: {self.deals} deals x {self.rotations} seatings = {self.games} games, "
                 f"seed {self.seed}, {self.wall_time_s:.1f}s ({self.games_per_s:.1f} games/s)")
+        if self.resumed:
+            head += f", {self.resumed} deals resumed from the journal"
         width = max(5, *(len(a.name) for a in self.agents))
         cols = f"{'#':>2}  {'agent':<{width}}  {'score':>6} {'±SE':>6}  " \
                f"{'utility':>8} {'±SE':>7}  {'games':>6}  {'s/move':>7} {'sims/move':>9}  " \

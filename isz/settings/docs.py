@@ -136,9 +136,12 @@ def _beliefs() -> list[str]:
 
 def _evaluate() -> list[str]:
     from isz.settings.evaluate import EVALUATE
+    from isz.settings.training import RAY
 
     return ["## Evaluation: `python scripts/evaluate.py KEY=VALUE ...`", "",
-            EVALUATE.doc + ".", "", *table(EVALUATE), ""]
+            EVALUATE.doc + ".", "", *table(EVALUATE), "",
+            "With `backend=ray`, the training `ray` keys (`inflight`: self-play only):", "",
+            *table(RAY, "ray."), ""]
 
 
 def _agents() -> list[str]:

@@ -19,7 +19,14 @@ EVALUATE = Group("evaluate", "An arena match: agents, budget, deals, output", [
             "(isz.load_planner)", null="none"),
     Setting("deals", int, 20, "deals; each is played once per seat rotation", lo=1),
     Setting("seed", int, 0, "same seed, same result (whatever workers)", lo=0),
-    Setting("workers", int, 1, "processes to spread the deals over", lo=1),
+    Setting("workers", int, None, "workers to spread the deals over: processes of this "
+            "machine, or Ray workers with backend=ray", lo=1,
+            null="1 (this process), or with backend=ray one per CPU of the Ray cluster"),
+    Setting("backend", str, None, "where the deals are played: local (processes of this "
+            "machine) or ray (workers on every node of a Ray cluster; the ray.* keys)",
+            choices=("local", "ray"), null="ray when ray.address is set, else local"),
+    Setting("resume", bool, True, "journal each finished deal next to output; the same "
+            "command again plays only the missing ones (false: start over)"),
     Setting("iterations", int, 1000, "search budget of every agent with an iterations "
             "setting (the planner's simulations)", lo=1),
     Setting("time_per_move", float, None, "seconds per decision for every searching agent "

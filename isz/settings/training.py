@@ -157,7 +157,7 @@ LOGGER = Group("logger", "What a run shows", [
     Setting("tensorboard", bool, True, "scalars under <run_dir>/tb"),
     Setting("progress", bool, True, "progress bars (hidden when stderr is not a terminal)"),
 ])
-RAY = Group("ray", "Ray, for trainer.actors >= 1", [
+RAY = Group("ray", "Ray, for trainer.actors >= 1 (and scripts/evaluate.py backend=ray)", [
     Setting("address", str, None, "auto or host:port: join a cluster", null="a new local Ray"),
     Setting("num_cpus", int, None, "local Ray only: CPUs it may use", lo=1,
             null="all of this machine"),
@@ -166,9 +166,9 @@ RAY = Group("ray", "Ray, for trainer.actors >= 1", [
     Setting("start_timeout_s", float, 120.0, "Ray start-up and actor creation must finish "
             "within this", lo=0, above=True),
     Setting("result_timeout_s", float, 600.0, "longest wait for any actor's next chunk "
-            "before giving up", lo=0, above=True),
-    Setting("max_restarts", int, 3, "times Ray restarts a dead actor before the run stops",
-            lo=0),
+            "(a match worker's next deals) before giving up", lo=0, above=True),
+    Setting("max_restarts", int, 3, "times Ray restarts a dead actor before it is given "
+            "up (the others go on)", lo=0),
     Setting("inflight", int, 2, "chunks queued per actor (it plays on while the learner "
             "trains)", lo=1),
 ])

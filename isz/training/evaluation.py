@@ -4,20 +4,34 @@ The trained planner (`PUCTAgent` with the current network, no root noise,
 most-visited move) plays each opponent at the same simulation count; for any
 game with at most ``trainer.exploitability_max_histories`` histories the exact
 exploitability of its policy (and of the raw network) is computed too.
+
+The matches go through `isz.evaluation.play_match`, like `scripts/evaluate.py`'s:
+the current weights are written to a temporary checkpoint that the workers
+load. Without actors they are ``trainer.eval_workers`` processes of this
+machine (this process alone when the learner is on CUDA: forked workers
+cannot use CUDA the parent initialised); with ``trainer.actors >= 1`` they are
+``trainer.eval_workers`` Ray workers on the run's cluster, asking Ray for no
+CPU of their own (the self-play actors are idle while the learner evaluates).
+Each matchup's finished deals are journalled under ``<run_dir>/eval/``, so a
+run killed mid-evaluation and resumed with the same weights (``trainer.actors=0``
+replays them exactly) plays only the missing deals.
 """
 
 from __future__ import annotations
 
+import tempfile
 from collections.abc import Callable
+from pathlib import Path
 
 import torch
 
-from isz.agents import make_agent
 from isz.agents.network import NetworkEvaluator
 from isz.agents.puct_agent import PUCTAgent
-from isz.evaluation import match
+from isz.evaluation import MatchSpec, SeatSpec, journal_for, make_backend, play_match
 from isz.evaluation.exploitability import agent_policy, exploitability, fits, infostates
+from isz.evaluation.spec import PLANNER
 from isz.games.base import Game
+from isz.nn.checkpoint import save_checkpoint
 from isz.nn.model import PolicyValueNet
 from isz.progress import Progress
 from isz.search.evaluator import evaluator_policy
@@ -45,25 +59,68 @@ def evaluate(game: Game, model: PolicyValueNet, cfg, device, deals: int, seed: i
     ``step(desc, total, unit)``: a `Progress` per matchup and exploitability."""
     step = step or (lambda desc, total, unit: Progress(desc, total, unit, enabled=False))
     out: dict[str, float] = {}
-    sims = cfg.search.simulations
-    # forked workers cannot use CUDA that the parent initialised, nor a Ray driver's
-    # connections (trainer.actors): those runs play their evaluation in this process
-    forkable = torch.device(device).type == "cpu" and not cfg.trainer.actors
-    workers = cfg.trainer.eval_workers if forkable else 1
-    for opp in cfg.trainer.eval_opponents:
-        seats = [planner(game, model, cfg, device)]
-        while len(seats) < game.num_players:
-            knobs = {"iterations": sims} if opp != "random" else {}
-            seats.append(make_agent(opp, game, **{**knobs,
-                                                  **cfg.trainer.eval_knobs.get(opp, {})}))
-        with step(f"eval vs {opp}", deals, "deals") as bar:
-            res = match(game, seats, deals=deals, seed=seed, progress=bar.update,
-                        workers=workers)
-        me = res.agents[0]
-        out[f"eval/score_vs_{opp}"] = me.score
-        out[f"eval/se_vs_{opp}"] = me.score_se
+    if cfg.trainer.eval_opponents:
+        out.update(_matches(game, model, cfg, device, deals, seed, step))
     out.update(exploitability_of(game, model, cfg, device, seed, step))
     return out
+
+
+def eval_backend(cfg, device):
+    """Where evaluation deals are played, and the planner's device there."""
+    t = cfg.trainer
+    if t.actors:  # the run's Ray is up: the lazy import finds it
+        from isz.distributed import RayMatches
+
+        return RayMatches(cfg.ray, workers=t.eval_workers, cpus_per_worker=0), "cpu"
+    if torch.device(device).type == "cpu":
+        return make_backend("local", t.eval_workers), "cpu"
+    return make_backend("local", 1), str(device)
+
+
+def eval_spec(cfg, players: int, opp: str, checkpoint: str, device: str, deals: int,
+              seed: int) -> MatchSpec:
+    """The planner (``checkpoint``'s network) in seat 0 against ``opp`` in the others."""
+    knobs = {"iterations": cfg.search.simulations} if opp != "random" else {}
+    other = SeatSpec(opp, {**knobs, **cfg.trainer.eval_knobs.get(opp, {})})
+    me = SeatSpec(PLANNER, {**planner_knobs(cfg), "device": device}, checkpoint)
+    g = cfg.game
+    return MatchSpec(g.name, (me, *[other] * (players - 1)), deals, seed, dict(g.params),
+                     g.module)
+
+
+def _matches(game, model, cfg, device, deals, seed, step) -> dict[str, float]:
+    out: dict[str, float] = {}
+    folder = Path(cfg.experiment.run_dir) / "eval"
+    backend, where = eval_backend(cfg, device)
+    with tempfile.TemporaryDirectory(prefix="isz-eval-") as tmp, backend:
+        ckpt = str(save_checkpoint(Path(tmp) / "planner.pt", model=model, game=game,
+                                   model_cfg=model.cfg.to_dict(),
+                                   extra={"planner": planner_knobs(cfg)}))
+        specs = {opp: eval_spec(cfg, game.num_players, opp, ckpt, where, deals, seed)
+                 for opp in cfg.trainer.eval_opponents}
+        keys = {opp: spec.key() for opp, spec in specs.items()}
+        journals = _journals(folder, keys)
+        for opp, spec in specs.items():
+            with step(f"eval vs {opp}", deals, "deals") as bar:
+                res = play_match(spec, backend, journal=journals.get(opp),
+                                 progress=bar.update)
+            me = res.agents[0]
+            out[f"eval/score_vs_{opp}"] = me.score
+            out[f"eval/se_vs_{opp}"] = me.score_se
+    return out
+
+
+def _journals(folder: Path, keys: dict[str, str]) -> dict[str, Path]:
+    """Each matchup's journal in ``folder`` (when the run folder exists); journals of
+    other matches (an earlier evaluation's weights) are removed."""
+    if not folder.parent.is_dir():
+        return {}
+    folder.mkdir(exist_ok=True)
+    paths = {opp: journal_for(folder / f"vs_{opp}.json", key) for opp, key in keys.items()}
+    for old in folder.glob("*.jsonl"):
+        if old not in paths.values():
+            old.unlink(missing_ok=True)
+    return paths
 
 
 def exploitability_of(game: Game, model: PolicyValueNet, cfg, device, seed: int,
