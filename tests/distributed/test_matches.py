@@ -115,3 +115,36 @@ def test_evaluate_script_on_a_local_ray(tmp_path):
     assert runs["ray"]["paired"] == runs["local"]["paired"]
     assert [a["utility"] for a in runs["ray"]["agents"]] == \
         [a["utility"] for a in runs["local"]["agents"]]
+
+
+def test_training_evaluations_run_on_the_runs_ray(local_ray, tmp_path):
+    """With self-play actors the learner's evaluations go to Ray workers asking for no
+    CPU (the actors hold them): same scalars as the local pool's."""
+    import torch
+
+    from isz.training.config import TrainConfig
+    from isz.training.evaluation import evaluate
+
+    cfg = TrainConfig()
+    cfg.game.name = "tricks"
+    cfg.search.simulations = 6
+    cfg.trainer.eval_opponents = ["so_ismcts"]
+    cfg.trainer.exploitability_max_histories = 0
+    cfg.experiment.run_dir = str(tmp_path)
+    game = isz.make_game("tricks")
+    model = build_model(game, ModelConfig(8, 1))
+    cpu = torch.device("cpu")
+    local = evaluate(game, model, cfg, cpu, deals=8, seed=2)
+    assert local["eval/se_vs_so_ismcts"] > 0  # the deals differ: the comparison can fail
+    holder = local_ray.remote(num_cpus=2)(_Holder).remote()  # as self-play actors would
+    local_ray.get(holder.ping.remote())
+    cfg.trainer.actors = 1
+    try:
+        assert evaluate(game, model, cfg, cpu, deals=8, seed=2) == local
+    finally:
+        local_ray.kill(holder)
+
+
+class _Holder:
+    def ping(self) -> int:
+        return 1
