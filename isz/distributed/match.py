@@ -107,10 +107,15 @@ class RayMatches:
             blobs = {p: open(p, "rb").read() for p in spec.checkpoints()}  # noqa: SIM115
             digests = {p: _sha256(b) for p, b in blobs.items()}
             box = [ray.put((spec, blobs))]
+            deaths = self.deaths
             Dispatch(self, spec.key(digests), box, deals, done).run()
         except BaseException:
             self.close()
             raise
+        up = sorted(self.ready - self.gone)
+        lost = f", {self.deaths - deaths} worker death(s)" if self.deaths > deaths else ""
+        self.say(f"{len(deals)} deal(s) played; {len(up)} worker(s) up on "
+                 f"{len({self.nodes[i] for i in up})} node(s){lost}")
 
     def say(self, text: str) -> None:
         print(f"ray match: {text}", file=sys.stderr, flush=True)
