@@ -119,7 +119,7 @@ def build_game(spec: MatchSpec) -> Game:
 def build(spec: MatchSpec, files: dict[str, str] | None = None) -> tuple[Game, list[Agent]]:
     """The game and one agent per seat. ``files`` maps a seat's checkpoint path to
     the local file to read it from (a Ray worker's copy); default: the path itself."""
-    from isz.agents.puct_agent import load_planner
+    from isz.agents.planner import load_planner
     from isz.agents.registry import make_agent
 
     game = build_game(spec)
