@@ -1,0 +1,91 @@
+"""What a ladder shows: TensorBoard scalars and a PNG of rating against training hours.
+
+TensorBoard (``<run_dir>/tb/ladder``, a run of its own next to training's
+events, rewritten whole on every ladder so each step holds the latest fit):
+
+- ``ladder/planner``: each checkpoint's rating (step = its training iteration);
+- ``ladder/planner_se``: its standard error;
+- ``ladder/hours``: training hours when that checkpoint was saved;
+- ``ladder/<baseline>``: each baseline's rating at every checkpoint's step (flat
+  lines; the anchor's is 0).
+
+The PNG (matplotlib, Agg backend) draws each checkpoint's rating with ±1 SE bars
+against training hours (minutes for a run under half an hour; iterations where
+the run recorded no time) and each
+baseline as a flat line with its ±1 SE band.
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+from isz.fs import write_atomic
+
+TB_FOLDER = "ladder"  # under <run_dir>/tb
+
+
+def write_tensorboard(tb_dir: Path, ladder: dict) -> Path:
+    """The ladder's scalars into ``tb_dir/ladder`` (replacing the last ladder's)."""
+    from torch.utils.tensorboard import SummaryWriter
+
+    final = Path(tb_dir) / TB_FOLDER
+    tmp = Path(tb_dir) / f".{TB_FOLDER}.tmp"
+    shutil.rmtree(tmp, ignore_errors=True)
+    writer = SummaryWriter(log_dir=str(tmp))
+    baselines = [p for p in ladder["players"] if p["kind"] == "baseline"]
+    for p in ladder["players"]:
+        if p["kind"] != "checkpoint":
+            continue
+        step = p["iteration"]
+        writer.add_scalar("ladder/planner", p["rating"], step)
+        writer.add_scalar("ladder/planner_se", p["se"], step)
+        if p["hours"] is not None:
+            writer.add_scalar("ladder/hours", p["hours"], step)
+        for b in baselines:
+            writer.add_scalar(f"ladder/{b['name']}", b["rating"], step)
+    writer.close()
+    shutil.rmtree(final, ignore_errors=True)
+    tmp.rename(final)
+    return final
+
+
+def draw_png(path: Path, ladder: dict) -> Path:
+    """Rating against training hours, with SE bars; baselines as flat lines."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from matplotlib import pyplot as plt
+
+    ckpts = [p for p in ladder["players"] if p["kind"] == "checkpoint"]
+    by_hours = all(p["hours"] is not None for p in ckpts)
+    minutes = by_hours and ckpts and max(p["hours"] for p in ckpts) < 0.5  # a short run
+    xs = [p["hours"] * (60 if minutes else 1) if by_hours else p["iteration"] for p in ckpts]
+    fig, ax = plt.subplots(figsize=(9, 5.5), dpi=110)
+    colors = plt.rcParams["axes.prop_cycle"].by_key()["color"]
+    for i, b in enumerate(p for p in ladder["players"] if p["kind"] == "baseline"):
+        c = colors[(i + 1) % len(colors)]
+        ax.axhline(b["rating"], color=c, lw=1.5, ls="--", label=b["name"])
+        if b["se"]:
+            ax.axhspan(b["rating"] - b["se"], b["rating"] + b["se"], color=c, alpha=0.12)
+    if ckpts:
+        ax.errorbar(xs, [p["rating"] for p in ckpts], yerr=[p["se"] for p in ckpts],
+                    color=colors[0], marker="o", ms=4, capsize=3, lw=1.5,
+                    label="checkpoints (±1 SE)")
+        for x, p in zip(xs, ckpts, strict=True):
+            ax.annotate(p["name"], (x, p["rating"]), textcoords="offset points",
+                        xytext=(4, 6), fontsize=7, color="0.35")
+    ax.set_xlabel("training iteration" if not by_hours else
+                  "training minutes" if minutes else "training hours")
+    ax.set_ylabel(f"rating (Elo; {ladder['anchor']} = 0)")
+    budget = ladder["budget"]
+    per_move = f"{budget['time_per_move']} s a move" if budget["time_per_move"] is not None \
+        else f"{budget['iterations']} simulations a move"
+    ax.set_title(f"{ladder['game']['label']}: ladder at {per_move}, "
+                 f"{ladder['deals']} deals a table", fontsize=11)
+    ax.grid(alpha=0.3)
+    ax.legend(loc="best", fontsize=8)
+    fig.tight_layout()
+    write_atomic(path, lambda f: fig.savefig(f, format="png"), binary=True)
+    plt.close(fig)
+    return Path(path)
