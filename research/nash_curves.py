@@ -30,8 +30,7 @@ evaluated iteration N >= S, its exact exploitability against the run's positions
 work seconds at N: a network-only curve (drawn dotted, no planner).
 
 Writes ``OUTPUT.json`` (every curve) and ``OUTPUT.csv`` (one row per point);
-``--png`` draws both panels (log-log) with Pillow, the only plotting library
-isz's environment has.
+``--png`` draws both panels (log-log) with matplotlib.
 """
 
 from __future__ import annotations
@@ -166,113 +165,48 @@ def write_csv(path: Path, runs: list[dict], cfr: dict) -> None:
                             f"{cfr['work_s'][i]:.6f}", v, v, v])
 
 
-COLORS = [(31, 119, 180), (214, 39, 40), (44, 160, 44), (148, 103, 189), (255, 127, 14),
-          (140, 86, 75)]
-CFR_COLOR = (60, 60, 60)
-
-
-class _Panel:
-    """One log-log panel of the figure: data coordinates to pixels, axes and ticks."""
-
-    def __init__(self, draw, box, xlim, ylim, font):
-        self.d, self.box, self.font = draw, box, font
-        self.lx = np.log10(xlim)
-        self.ly = np.log10(ylim)
-
-    def xy(self, x, y):
-        x0, y0, x1, y1 = self.box
-        fx = (np.log10(x) - self.lx[0]) / (self.lx[1] - self.lx[0])
-        fy = (np.log10(y) - self.ly[0]) / (self.ly[1] - self.ly[0])
-        return x0 + fx * (x1 - x0), y1 - fy * (y1 - y0)
-
-    def axes(self, xlabel, ylabel, title):
-        x0, y0, x1, y1 = self.box
-        d, f = self.d, self.font
-        for e in range(int(np.floor(self.lx[0])), int(np.ceil(self.lx[1])) + 1):
-            if self.lx[0] - 1e-9 <= e <= self.lx[1] + 1e-9:
-                px, _ = self.xy(10.0 ** e, 10 ** self.ly[0])
-                d.line([(px, y0), (px, y1)], fill=(225, 225, 225))
-                d.text((px, y1 + 4), f"1e{e}", fill="black", font=f, anchor="mt")
-        for v in (0.0001, 0.0003, 0.001, 0.003, 0.01, 0.03, 0.1, 0.3, 1.0, 3.0):
-            if 10 ** self.ly[0] <= v <= 10 ** self.ly[1]:
-                _, py = self.xy(10 ** self.lx[0], v)
-                d.line([(x0, py), (x1, py)], fill=(225, 225, 225))
-                d.text((x0 - 4, py), f"{v:g}", fill="black", font=f, anchor="rm")
-        d.rectangle(self.box, outline="black")
-        d.text(((x0 + x1) / 2, y1 + 22), xlabel, fill="black", font=f, anchor="mt")
-        d.text(((x0 + x1) / 2, y0 - 8), title, fill="black", font=f, anchor="mb")
-        d.text((x0 - 6, y0 - 8), ylabel, fill="black", font=f, anchor="rb")
-
-    def line(self, xs, ys, color, width=2, dash=False):
-        """A polyline; ``dash``: drawn in 6-pixel dashes, with a dot at every point."""
-        pts = [self.xy(x, y) for x, y in zip(xs, ys, strict=True) if x > 0 and y > 0]
-        for a, b in zip(pts, pts[1:], strict=False):
-            if not dash:
-                self.d.line([a, b], fill=color, width=width)
-                continue
-            n = max(int(np.hypot(b[0] - a[0], b[1] - a[1]) // 6), 1)
-            for k in range(0, n, 2):
-                u, v = k / n, min(k + 1, n) / n
-                self.d.line([(a[0] + u * (b[0] - a[0]), a[1] + u * (b[1] - a[1])),
-                             (a[0] + v * (b[0] - a[0]), a[1] + v * (b[1] - a[1]))],
-                            fill=color, width=width)
-        if dash:
-            for x, y in pts:
-                self.d.ellipse([x - 3, y - 3, x + 3, y + 3], outline=color)
-
-    def band(self, xs, lo, hi, color):
-        pts = [self.xy(x, y) for x, y in zip(xs, hi, strict=True)] + \
-              [self.xy(x, y) for x, y in zip(xs[::-1], lo[::-1], strict=True)]
-        self.d.polygon(pts, fill=tuple(int(c + (255 - c) * 0.75) for c in color))
+CFR_COLOR = "0.25"
+AXES = (("positions", "positions generated (searched decisions; CFR: 2 x decision histories "
+         "per iteration)"),
+        ("work_s", "wall seconds (self-play + learning; CFR: solver time)"))
 
 
 def draw_png(path: Path, runs: list[dict], cfr: dict, game_name: str) -> None:
-    from PIL import Image, ImageDraw, ImageFont
+    """Both panels (log-log): each recipe's planner (solid, min-max band over its seeds)
+    and raw network (dashed), CFR's average (thick) and current (thin) policy."""
+    import matplotlib
 
-    img = Image.new("RGB", (1400, 620), "white")
-    d = ImageDraw.Draw(img)
-    font = ImageFont.load_default(size=14)
-    ys = [v for r in runs for w in KEYS if r.get(w) for v in r[w]["min"] + r[w]["max"]]
-    ys += cfr["average"] + cfr["current"]
-    ylim = (max(min(ys), 1e-4) / 1.5, max(ys) * 1.5)
-    for k, (axis, xlabel) in enumerate((("positions", "positions generated (searched decisions; "
-                                         "CFR: 2 x decision histories per iteration)"),
-                                        ("work_s", "wall seconds (self-play + learning; "
-                                         "CFR: solver time)"))):
-        xs = [x for r in runs for x in r[axis]] + cfr[axis]
-        xs = [x for x in xs if x > 0]
-        p = _Panel(d, (90 + k * 690, 50, 650 + k * 690, 470), (min(xs) / 1.5, max(xs) * 1.5),
-                   ylim, font)
+    matplotlib.use("Agg")
+    from matplotlib import pyplot as plt
+
+    colors = plt.rcParams["axes.prop_cycle"].by_key()["color"]
+    fig, panels = plt.subplots(1, 2, figsize=(14, 6.2), dpi=100)
+    for ax, (axis, xlabel) in zip(panels, AXES, strict=True):
         for i, r in enumerate(runs):
-            c = COLORS[i % len(COLORS)]
+            c = colors[i % len(colors)]
             band = r["planner"] or r["net"]
-            p.band(r[axis], band["min"], band["max"], c)
-        for i, r in enumerate(runs):
-            c = COLORS[i % len(COLORS)]
+            ax.fill_between(r[axis], band["min"], band["max"], color=c, alpha=0.2, lw=0)
             if r["planner"] is None:  # an averaged-weights curve: raw network only
-                p.line(r[axis], r["net"]["mean"], c, 3, dash=True)
+                ax.plot(r[axis], r["net"]["mean"], color=c, lw=2.5, ls="--", marker="o",
+                        mfc="none", label=f"{r['label']} from it. {r['average_from']}: raw "
+                        f"network, mean over {len(r['runs'])} seeds (band: min-max)")
                 continue
-            p.line(r[axis], r["planner"]["mean"], c, 3)
-            p.line(r[axis], r["net"]["mean"], c, 2, dash=True)
-        p.line(cfr[axis], cfr["average"], CFR_COLOR, 3)
-        p.line(cfr[axis], cfr["current"], CFR_COLOR, 1)
-        p.axes(xlabel, "exploitability", f"{game_name}: exploitability during training "
-               "(NashConv / 2, chips)")
-    y = 520
-    legend = [(COLORS[i % len(COLORS)],
-               f"{r['label']} from it. {r['average_from']}: raw network, mean over "
-               f"{len(r['runs'])} seeds (band: min-max)"
-               if r["planner"] is None else
-               f"{r['label']}: planner mean over {len(r['runs'])} "
-               "seeds (band: min-max); dashed: raw network") for i, r in enumerate(runs)]
-    legend.append((CFR_COLOR, "CFR (OpenSpiel): average policy (thick), current policy "
-                   "(thin)"))
-    for i, (c, text) in enumerate(legend):
-        x = 90 + (i % 2) * 690
-        yy = y + (i // 2) * 22
-        d.line([(x, yy), (x + 30, yy)], fill=c, width=3)
-        d.text((x + 38, yy), text, fill="black", font=font, anchor="lm")
-    img.save(path)
+            ax.plot(r[axis], r["planner"]["mean"], color=c, lw=2.5,
+                    label=f"{r['label']}: planner mean over {len(r['runs'])} seeds "
+                    "(band: min-max); dashed: raw network")
+            ax.plot(r[axis], r["net"]["mean"], color=c, lw=1.5, ls="--", marker="o",
+                    mfc="none")
+        ax.plot(cfr[axis], cfr["average"], color=CFR_COLOR, lw=2.5,
+                label="CFR (OpenSpiel): average policy (thick), current policy (thin)")
+        ax.plot(cfr[axis], cfr["current"], color=CFR_COLOR, lw=1)
+        ax.set(xscale="log", yscale="log", xlabel=xlabel, ylabel="exploitability",
+               title=f"{game_name}: exploitability during training (NashConv / 2, chips)")
+        ax.grid(alpha=0.3, which="both")
+    handles, labels = panels[0].get_legend_handles_labels()
+    fig.legend(handles, labels, loc="lower center", ncol=2, fontsize=9, frameon=False)
+    fig.tight_layout(rect=(0, 0.06 + 0.03 * ((len(labels) - 1) // 2), 1, 1))
+    fig.savefig(path, format="png")
+    plt.close(fig)
 
 
 def _earlier(path: str, game: str) -> dict:

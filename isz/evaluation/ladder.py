@@ -160,10 +160,16 @@ def run_ladder(run_dir: str | Path, settings: LadderSettings | None = None, *,
     (module docstring); returns the ``ladder.json`` payload.
 
     backend: where deals are played (`play_match`; default: this process).
+    Sets torch to one intra-op thread (`torch.set_num_threads`).
     step: ``step(desc, total, unit)`` -> a `Progress` per table (default: none shown).
     """
+    import torch
+
     s = settings or LadderSettings()
     s.check()
+    # a planner's network sees one position at a time: intra-op threads only spin (on a
+    # loaded machine ~100x slower a forward), as in training (trainer.torch_threads)
+    torch.set_num_threads(1)
     run_dir = Path(run_dir)
     folder = run_dir / "ladder"
     current, known = lp.merge_known(folder, lp.find_checkpoints(run_dir))
