@@ -32,9 +32,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from isz.evaluation import ladder_players as lp
-from isz.evaluation.ladder_fit import ELO, TableGames, connected, fit
-from isz.evaluation.ladder_games import Table, old_tables, play_table
-from isz.evaluation.ladder_report import draw_png, write_tensorboard
+from isz.evaluation.ladder_fit import TableGames, connected, fit
+from isz.evaluation.ladder_games import old_tables, play_table
+from isz.evaluation.ladder_report import draw_png, summary, write_tensorboard
 from isz.evaluation.ladder_schedule import SEP, tables
 from isz.evaluation.spec import PLANNER, MatchSpec, SeatSpec, build_game
 from isz.fs import write_json_atomic
@@ -60,6 +60,8 @@ class LadderSettings:
     bootstrap: resamples of the deals behind each SE.
     knobs: baseline -> extra knobs; None: the run's recorded ``trainer.eval_knobs``.
     device: where the checkpoints' planners run their network.
+    checkpoints: which files are players: ``gen`` (gen-*.pt), ``iter`` (iter-*.pt),
+        ``last`` (last.pt).
     """
 
     time_per_move: float | None = 0.02
@@ -72,6 +74,7 @@ class LadderSettings:
     bootstrap: int = 200
     knobs: dict[str, dict] | None = field(default=None, compare=False)
     device: str = "cpu"
+    checkpoints: tuple[str, ...] = lp.KINDS
 
     def check(self) -> None:
         """IszError naming the first bad value."""
@@ -95,6 +98,10 @@ class LadderSettings:
         for b in self.baselines:
             if b not in agent_names() or b == PLANNER:
                 raise IszError(f"unknown baseline {b!r}; allowed: {', '.join(agent_names())}")
+        bad = [k for k in self.checkpoints if k not in lp.KINDS]
+        if bad or not self.checkpoints:
+            raise IszError(f"checkpoints {', '.join(self.checkpoints) or '(none)'}: give "
+                           f"some of {', '.join(lp.KINDS)}")
         if self.anchor is not None and self.anchor not in self.baselines:
             raise IszError(f"anchor {self.anchor!r} is not one of the baselines "
                            f"{', '.join(self.baselines)}")
@@ -172,7 +179,7 @@ def run_ladder(run_dir: str | Path, settings: LadderSettings | None = None, *,
     torch.set_num_threads(1)
     run_dir = Path(run_dir)
     folder = run_dir / "ladder"
-    current, known = lp.merge_known(folder, lp.find_checkpoints(run_dir))
+    current, known = lp.merge_known(folder, lp.find_checkpoints(run_dir, s.checkpoints))
     known = {c.name: c for c in known}
     knobs, source = (s.knobs, "given") if s.knobs is not None else \
         (lp.recorded_eval_knobs(run_dir), "the run's trainer.eval_knobs")
@@ -192,86 +199,22 @@ def run_ladder(run_dir: str | Path, settings: LadderSettings | None = None, *,
             played.append(play_table(spec, folder / "tables", backend, bar.update))
     spec0 = MatchSpec(name, (), 1, s.seed, params, module).settings({})
     keep = _keeper(spec0, seats, known, _norm(seats[current[-1].name].knobs))
-    used = {t.journal for t in played}
-    games = played + [t for t in old_tables(folder / "tables", keep, game, s.deals, s.seed)
-                      if t.journal not in used]
+    games = played + old_tables(folder / "tables", keep, game, s.deals, s.seed,
+                                skip={t.journal for t in played})
     games.sort(key=lambda t: t.journal.name)  # the fit's bootstrap draws in a fixed order
-    ladder = _summary(run_dir, s, game, known, seats, knobs, source, games)
+    data = [TableGames(t.players, t.scores) for t in games]
+    label = game.spec["name"] + (f" ({game.preset})" if getattr(game, "preset", None) else "")
+    head = {"run_dir": str(run_dir), "game": {**game.spec, "label": label},
+            "budget": {"time_per_move": s.time_per_move, "iterations": s.iterations},
+            "deals": s.deals, "seed": s.seed, "seats": game.num_players,
+            "baseline_knobs": {"values": knobs, "source": source}}
+    ladder = summary(head, fit(data, s.anchor_name, s.bootstrap, s.seed),
+                     {b: seats[b].knobs for b in s.baselines}, list(known.values()), games,
+                     connected(data))
     write_json_atomic(folder / "ladder.json", ladder)
     write_tensorboard(run_dir / "tb", ladder)
     draw_png(folder / "ladder.png", ladder)
     return ladder
-
-
-def _summary(run_dir: Path, s: LadderSettings, game, known: dict[str, lp.Checkpoint],
-             seats: dict[str, SeatSpec], knobs: dict, source: str,
-             games: list[Table]) -> dict:
-    """The ``ladder.json`` payload (see `main`'s epilog for its layout)."""
-    data = [TableGames(t.players, t.scores) for t in games]
-    r = fit(data, s.anchor_name, s.bootstrap, s.seed)
-    work = _work(games)
-    players = []
-    for b in s.baselines:
-        players.append({"name": b, "kind": "baseline", "agent": b, "knobs": seats[b].knobs})
-    for c in known.values():
-        players.append({"name": c.name, "kind": "checkpoint", "agent": PLANNER,
-                        "iteration": c.iteration, "generation": c.generation,
-                        "hours": c.hours, "file": c.file, "sha256": c.sha256})
-    for p in players:
-        n = p["name"]
-        p.update({"rating": r.rating.get(n), "se": r.se.get(n), "comparisons": r.games.get(n),
-                  **work.get(n, {})})
-    label = game.spec["name"] + (f" ({game.preset})" if getattr(game, "preset", None) else "")
-    return {
-        "run_dir": str(run_dir),
-        "game": {**game.spec, "label": label},
-        "budget": {"time_per_move": s.time_per_move, "iterations": s.iterations},
-        "deals": s.deals, "seed": s.seed, "seats": game.num_players,
-        "anchor": r.anchor,
-        "rating": {"scale": "Elo: P(a beats b) = 1 / (1 + 10^((R_b - R_a) / 400))",
-                   "method": "Bradley-Terry maximum likelihood (choix.ilsr_pairwise_dense) "
-                             "over every game's seat pairs, ties half a win",
-                   "se": f"bootstrap over deals ({r.bootstrap} resamples), SE of the "
-                         f"difference to {r.anchor}",
-                   "elo_per_log_strength": ELO, "connected": connected(data)},
-        "baseline_knobs": {"values": knobs, "source": source},
-        "players": [p for p in players if p["rating"] is not None],
-        "pairings": [_pairing(t) for t in games],
-        "played_deals": sum(t.played for t in games),
-    }
-
-
-def _pairing(t: Table) -> dict:
-    """One table's record: scores, the paired differences, the work of each seat."""
-    res = t.result
-    return {"name": t.name, "players": list(t.players), "deals": res.deals,
-            "games": res.games, "played_deals": t.played, "journal": t.journal.name,
-            "scores": [_finite(a.score) for a in res.agents],
-            "score_se": [_finite(a.score_se) for a in res.agents],
-            "paired": res.paired(),
-            "seconds_per_move": [_finite(a.seconds_per_decision) for a in res.agents],
-            "simulations_per_move": [_finite(a.simulations_per_decision)
-                                     for a in res.agents]}
-
-
-def _work(games: list[Table]) -> dict[str, dict]:
-    """Each player's decisions and mean seconds and simulations a decision, over
-    every table it sat at."""
-    sums: dict[str, list[float]] = {}
-    for t in games:
-        for p, a in zip(t.players, t.result.agents, strict=True):
-            if not a.decisions:
-                continue
-            acc = sums.setdefault(p, [0.0, 0.0, 0.0])
-            acc[0] += a.decisions
-            acc[1] += a.seconds_per_decision * a.decisions
-            acc[2] += a.simulations_per_decision * a.decisions
-    return {p: {"decisions": int(n), "seconds_per_move": sec / n,
-                "simulations_per_move": sims / n} for p, (n, sec, sims) in sums.items()}
-
-
-def _finite(x: float) -> float | None:
-    return float(x) if math.isfinite(x) else None
 
 
 def ladder_step(run_dir: str | Path, cfg, device="cpu", *, deals: int = 100,
@@ -283,9 +226,14 @@ def ladder_step(run_dir: str | Path, cfg, device="cpu", *, deals: int = 100,
     forked processes, one process on CUDA, or Ray workers when the run has actors)
     unless ``backend`` is given; plays only the tables new checkpoints add.
     ``settings``: other `LadderSettings` fields."""
+    from omegaconf import OmegaConf
+
     from isz.training.evaluation import eval_backend
 
-    knobs = {str(k): dict(v) for k, v in dict(cfg.trainer.eval_knobs or {}).items()}
+    knobs = cfg.trainer.eval_knobs or {}
+    if OmegaConf.is_config(knobs):  # a hydra config rather than the TrainConfig object
+        knobs = OmegaConf.to_container(knobs, resolve=True)
+    knobs = {str(k): dict(v) for k, v in knobs.items()}
     own = backend is None
     if own:
         backend, settings["device"] = eval_backend(cfg, device)
@@ -326,6 +274,9 @@ def _parser() -> argparse.ArgumentParser:
     ap.add_argument("--baselines", default=",".join(BASELINES),
                     help="comma-separated rollout agents (default so_ismcts,pimc)")
     ap.add_argument("--anchor", default=None, help="the baseline rated 0 (default so_ismcts)")
+    ap.add_argument("--checkpoints", default=",".join(lp.KINDS),
+                    help="which files are players: gen (gen-*.pt), iter (iter-*.pt), last "
+                         "(last.pt); default all three")
     ap.add_argument("--older", type=int, default=2,
                     help="older checkpoints each one meets beyond its predecessor")
     ap.add_argument("--bootstrap", type=int, default=200, help="resamples behind each SE")
@@ -338,6 +289,10 @@ def _parser() -> argparse.ArgumentParser:
     ap.add_argument("--ray-address", default=None, help="backend ray: auto or HOST:PORT")
     ap.add_argument("--quiet", action="store_true", help="no progress bars")
     return ap
+
+
+def _names(text: str) -> tuple[str, ...]:
+    return tuple(b.strip() for b in text.split(",") if b.strip())
 
 
 def _knobs(text: str | None) -> dict | None:
@@ -374,8 +329,8 @@ def main(argv: list[str] | None = None) -> int:
         s = LadderSettings(
             time_per_move=0.02 if a.time is None and a.iterations is None else a.time,
             iterations=a.iterations, deals=a.deals, seed=a.seed,
-            baselines=tuple(b.strip() for b in a.baselines.split(",") if b.strip()),
-            anchor=a.anchor, older=a.older, bootstrap=a.bootstrap, knobs=_knobs(a.knobs))
+            baselines=_names(a.baselines), anchor=a.anchor, older=a.older,
+            bootstrap=a.bootstrap, knobs=_knobs(a.knobs), checkpoints=_names(a.checkpoints))
         s.check()
         if not Path(a.run_dir).is_dir():
             raise IszError(f"RUN_DIR {a.run_dir!r} is not a folder (give a training run "

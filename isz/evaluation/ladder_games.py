@@ -101,13 +101,14 @@ def header(path: Path) -> dict | None:
     return head if isinstance(head, dict) and head.get(HEADER) == 1 else None
 
 
-def old_tables(folder: Path, keep, game: Game, deals: int, seed: int) -> list[Table]:
+def old_tables(folder: Path, keep, game: Game, deals: int, seed: int,
+               skip: set[Path] = frozenset()) -> list[Table]:
     """Tables journalled in ``folder`` earlier that ``keep(settings)`` accepts (e.g.
     those of checkpoints training has removed since), with their first ``deals``
-    deals (fewer where fewer were played)."""
+    deals (fewer where fewer were played); the journals ``skip`` are left out."""
     out = []
     for path in sorted(folder.glob("*.jsonl")) if folder.is_dir() else ():
-        head = header(path)
+        head = None if path in skip else header(path)
         if head is None or not keep(head.get("settings") or {}):
             continue
         done = {d: o for d, o in _read(path, head["key"]).items() if d < deals}

@@ -30,6 +30,7 @@ from isz.types import IszError
 
 _NUMBERED = re.compile(r"^(iter|gen)-0*(\d+)\.pt$")
 PLAYERS_FILE = "players.json"
+KINDS = ("gen", "iter", "last")  # checkpoint files a ladder can take
 
 
 @dataclass(frozen=True)
@@ -50,17 +51,21 @@ class Checkpoint:
     hours: float | None
 
 
-def find_checkpoints(run_dir: Path) -> list[Checkpoint]:
-    """Every distinct checkpoint of ``run_dir`` (sorted by iteration, generations
-    first among equals); IszError if there is none."""
+def find_checkpoints(run_dir: Path, kinds: tuple[str, ...] = KINDS) -> list[Checkpoint]:
+    """Every distinct checkpoint of ``run_dir`` of the ``kinds`` (``gen``: gen-*.pt,
+    ``iter``: iter-*.pt, ``last``: last.pt), sorted by iteration, generations first
+    among equals; IszError if there is none."""
     from isz.nn.checkpoint import load_checkpoint
 
     folder = Path(run_dir) / "checkpoints"
-    files = sorted(folder.glob("gen-*.pt")) + sorted(folder.glob("iter-*.pt"))
-    files += [folder / "last.pt"] if (folder / "last.pt").is_file() else []
+    files = sorted(folder.glob("gen-*.pt")) if "gen" in kinds else []
+    files += sorted(folder.glob("iter-*.pt")) if "iter" in kinds else []
+    files += [folder / "last.pt"] if "last" in kinds and (folder / "last.pt").is_file() else []
     if not files:
-        raise IszError(f"{str(folder)!r} holds no checkpoint (iter-*.pt, gen-*.pt or "
-                       "last.pt): give a training run folder")
+        wanted = ", ".join({"gen": "gen-*.pt", "iter": "iter-*.pt", "last": "last.pt"}[k]
+                           for k in kinds)
+        raise IszError(f"{str(folder)!r} holds no checkpoint ({wanted}): give a training "
+                       "run folder")
     hours_at = _metrics_hours(Path(run_dir))
     seen: dict[str, Checkpoint] = {}
     names: set[str] = set()

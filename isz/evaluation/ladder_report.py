@@ -1,4 +1,5 @@
-"""What a ladder shows: TensorBoard scalars and a PNG of rating against training hours.
+"""What a ladder shows: ``ladder.json`` (`summary`), TensorBoard scalars and a PNG of
+rating against training hours.
 
 TensorBoard (``<run_dir>/tb/ladder``, a run of its own next to training's
 events, rewritten whole on every ladder so each step holds the latest fit):
@@ -17,12 +18,79 @@ baseline as a flat line with its ±1 SE band.
 
 from __future__ import annotations
 
+import math
 import shutil
 from pathlib import Path
 
+from isz.evaluation.ladder_fit import ELO, Ratings
+from isz.evaluation.ladder_games import Table
+from isz.evaluation.ladder_players import Checkpoint
+from isz.evaluation.spec import PLANNER
 from isz.fs import write_atomic
 
 TB_FOLDER = "ladder"  # under <run_dir>/tb
+
+
+def summary(head: dict, r: Ratings, baselines: dict[str, dict], checkpoints: list[Checkpoint],
+            games: list[Table], connected: bool) -> dict:
+    """The ``ladder.json`` payload: ``head`` (run, game, budget, deals, ...), then the
+    rating method, every rated player (baselines with their ``knobs``, then the
+    checkpoints) and every table (``pairings``)."""
+    work = _work(games)
+    players = [{"name": b, "kind": "baseline", "agent": b, "knobs": knobs}
+               for b, knobs in baselines.items()]
+    players += [{"name": c.name, "kind": "checkpoint", "agent": PLANNER,
+                 "iteration": c.iteration, "generation": c.generation, "hours": c.hours,
+                 "file": c.file, "sha256": c.sha256} for c in checkpoints]
+    for p in players:
+        n = p["name"]
+        p.update({"rating": r.rating.get(n), "se": r.se.get(n), "comparisons": r.games.get(n),
+                  **work.get(n, {})})
+    return {
+        **head, "anchor": r.anchor,
+        "rating": {"scale": "Elo: P(a beats b) = 1 / (1 + 10^((R_b - R_a) / 400))",
+                   "method": "Bradley-Terry maximum likelihood (choix.ilsr_pairwise_dense) "
+                             "over every game's seat pairs, ties half a win",
+                   "se": f"bootstrap over deals ({r.bootstrap} resamples), SE of the "
+                         f"difference to {r.anchor}",
+                   "elo_per_log_strength": ELO, "connected": connected},
+        "players": [p for p in players if p["rating"] is not None],
+        "pairings": [_pairing(t) for t in games],
+        "played_deals": sum(t.played for t in games),
+    }
+
+
+def _pairing(t: Table) -> dict:
+    """One table's record: scores, the paired differences, the work of each seat."""
+    res = t.result
+    return {"name": t.name, "players": list(t.players), "deals": res.deals,
+            "games": res.games, "played_deals": t.played, "journal": t.journal.name,
+            "scores": [_finite(a.score) for a in res.agents],
+            "score_se": [_finite(a.score_se) for a in res.agents],
+            "paired": res.paired(),
+            "seconds_per_move": [_finite(a.seconds_per_decision) for a in res.agents],
+            "simulations_per_move": [_finite(a.simulations_per_decision)
+                                     for a in res.agents]}
+
+
+def _work(games: list[Table]) -> dict[str, dict]:
+    """Each player's decisions and mean seconds and simulations a decision, over
+    every table it sat at."""
+    sums: dict[str, list[float]] = {}
+    for t in games:
+        for p, a in zip(t.players, t.result.agents, strict=True):
+            if not a.decisions:
+                continue
+            acc = sums.setdefault(p, [0.0, 0.0, 0.0])
+            acc[0] += a.decisions
+            acc[1] += a.seconds_per_decision * a.decisions
+            acc[2] += a.simulations_per_decision * a.decisions
+    return {p: {"decisions": int(n), "seconds_per_move": sec / n,
+                "simulations_per_move": sims / n} for p, (n, sec, sims) in sums.items()}
+
+
+def _finite(x: float) -> float | None:
+    return float(x) if math.isfinite(x) else None
 
 
 def write_tensorboard(tb_dir: Path, ladder: dict) -> Path:

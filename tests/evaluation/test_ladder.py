@@ -157,6 +157,8 @@ def test_command(trained, tmp_path, capsys):
     (["{empty}", "--time", "0"], "time_per_move must be a number of seconds > 0"),
     (["{empty}", "--baselines", "stockfish"], "unknown baseline 'stockfish'"),
     (["{empty}", "--knobs", "so_ismcts=voids"], "is not JSON"),
+    (["{empty}", "--checkpoints", "gen,best"], "give some of gen, iter, last"),
+    (["{empty}", "--checkpoints", "gen"], "holds no checkpoint (gen-*.pt)"),
 ])
 def test_command_errors(tmp_path, capsys, argv, message):
     (tmp_path / "empty" / "checkpoints").mkdir(parents=True)
