@@ -180,7 +180,7 @@ def run_ladder(run_dir: str | Path, settings: LadderSettings | None = None, *,
     run_dir = Path(run_dir)
     folder = run_dir / "ladder"
     current, known = lp.merge_known(folder, lp.find_checkpoints(run_dir, s.checkpoints))
-    known = {c.name: c for c in known}
+    known = {c.name: c for c in known if c.kind in s.checkpoints}
     knobs, source = (s.knobs, "given") if s.knobs is not None else \
         (lp.recorded_eval_knobs(run_dir), "the run's trainer.eval_knobs")
     if knobs is None:
@@ -249,12 +249,13 @@ def ladder_step(run_dir: str | Path, cfg, device="cpu", *, deals: int = 100,
 EPILOG = """\
 Writes RUN_DIR/ladder/ladder.json: "players" (each baseline and checkpoint: rating,
 se, comparisons, decisions, seconds_per_move, simulations_per_move; checkpoints also
-iteration, generation, hours, file, sha256), "pairings" (each table: players, deals,
-scores, score_se, paired differences with SEs, seconds and simulations per move of
-each seat), "anchor", "rating" (scale and method), "budget", "deals", "seed",
-"baseline_knobs"; RUN_DIR/ladder/ladder.png; TensorBoard scalars ladder/* under
-RUN_DIR/tb/ladder. Every table's deals are journalled in RUN_DIR/ladder/tables/: the
-same command again plays only what is missing.
+checkpoint_kind (gen, iter, last), iteration, generation, hours, file, sha256),
+"pairings" (each table: players, deals, scores, score_se, paired differences with
+SEs, seconds and simulations per move of each seat), "anchor", "rating" (scale and
+method), "budget", "deals", "seed", "baseline_knobs"; RUN_DIR/ladder/ladder.png;
+TensorBoard scalars ladder/* under RUN_DIR/tb/ladder. Every table's deals are
+journalled in RUN_DIR/ladder/tables/: the same command again plays only what is
+missing.
 """
 
 

@@ -37,13 +37,16 @@ KINDS = ("gen", "iter", "last")  # checkpoint files a ladder can take
 class Checkpoint:
     """One checkpoint player.
 
-    name: ``it<n>`` or ``gen<g>``; file: its path (None once training removed it);
-    sha256: of its bytes; iteration: training iterations done when it was saved;
-    generation: ``g`` of ``gen-<g>.pt`` (else None); hours: training wall hours
-    when it was saved (None if the run did not record them).
+    name: ``it<n>`` or ``gen<g>``; kind: the file it came from, ``gen``
+    (gen-*.pt), ``iter`` (iter-*.pt) or ``last`` (last.pt); file: its path (None
+    once training removed it); sha256: of its bytes; iteration: training
+    iterations done when it was saved; generation: ``g`` of ``gen-<g>.pt`` (else
+    None); hours: training wall hours when it was saved (None if the run did not
+    record them).
     """
 
     name: str
+    kind: str
     file: str | None
     sha256: str
     iteration: int
@@ -76,14 +79,15 @@ def find_checkpoints(run_dir: Path, kinds: tuple[str, ...] = KINDS) -> list[Chec
         ckpt = load_checkpoint(f)
         it = int(ckpt["counters"].get("iteration", 0))
         m = _NUMBERED.match(f.name)
-        gen = int(m.group(2)) if m and m.group(1) == "gen" else None
+        kind = m.group(1) if m else "last"
+        gen = int(m.group(2)) if kind == "gen" else None
         name = f"gen{gen}" if gen is not None else f"it{it}"
         if name in names:  # last.pt of an iteration a kept iter-<n>.pt differs from
             name = f"last{it}"
         names.add(name)
         seconds = ((ckpt.get("extra") or {}).get("seconds") or {}).get("elapsed")
         hours = float(seconds) / 3600 if seconds is not None else hours_at.get(it)
-        seen[sha] = Checkpoint(name, str(f), sha, it, gen, hours)
+        seen[sha] = Checkpoint(name, kind, str(f), sha, it, gen, hours)
     return sorted(seen.values(), key=lambda c: (c.iteration, c.generation is None, c.name))
 
 

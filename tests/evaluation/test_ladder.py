@@ -124,7 +124,14 @@ def test_cache_new_checkpoint_and_removed_checkpoint(trained, tmp_path):
     played = {t["name"] for t in more["pairings"] if t["played_deals"]}
     assert played == {"gen1~it3", "gen1~it2", "gen1~so_ismcts", "gen1~random"}
     assert more["played_deals"] == 4 * 48
-    assert _players(more)["gen1"]["generation"] == 1
+    assert (_players(more)["gen1"]["generation"], _players(more)["gen1"]["checkpoint_kind"]) \
+        == (1, "gen")
+    # the generations alone: gen1 and the baselines, from the tables already played
+    gens = run_ladder(run, LadderSettings(**SETTINGS, checkpoints=("gen",)))
+    assert gens["played_deals"] == 0
+    assert [p["name"] for p in gens["players"]] == ["so_ismcts", "random", "gen1"]
+    assert {t["name"] for t in gens["pairings"]} == \
+        {"so_ismcts~random", "gen1~so_ismcts", "gen1~random"}
     # training removes iter-000001.pt: it stays on the ladder with its games
     (run / "checkpoints" / "iter-000001.pt").unlink()
     later = run_ladder(run, LadderSettings(**SETTINGS))
