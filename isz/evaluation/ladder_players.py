@@ -78,12 +78,12 @@ def find_checkpoints(run_dir: Path, kinds: tuple[str, ...] = KINDS) -> list[Chec
             continue
         ckpt = load_checkpoint(f)
         it = int(ckpt["counters"].get("iteration", 0))
+        kind = f.name.split("-")[0] if f.name != "last.pt" else "last"
         m = _NUMBERED.match(f.name)
-        kind = m.group(1) if m else "last"
-        gen = int(m.group(2)) if kind == "gen" else None
+        gen = int(m.group(2)) if m and kind == "gen" else None
         name = f"gen{gen}" if gen is not None else f"it{it}"
-        if name in names:  # last.pt of an iteration a kept iter-<n>.pt differs from
-            name = f"last{it}"
+        if name in names:  # e.g. a last.pt of an iteration whose iter-<n>.pt differs
+            name = f.stem.replace("-", "")
         names.add(name)
         seconds = ((ckpt.get("extra") or {}).get("seconds") or {}).get("elapsed")
         hours = float(seconds) / 3600 if seconds is not None else hours_at.get(it)
@@ -137,7 +137,8 @@ def run_game(run_dir: Path, newest: Checkpoint) -> tuple[str, dict, str | None]:
 
 def recorded_config(run_dir: Path) -> dict | None:
     """The run's configuration as training recorded it (the ``hyperparameters``
-    text in ``<run_dir>/tb``; the latest one when a run was continued), or None."""
+    text in ``<run_dir>/tb``, written when a run starts: the latest event file's
+    first one, so a continued run's), or None."""
     import yaml
     from tensorboard.backend.event_processing.event_file_loader import EventFileLoader
     from tensorboard.util.tensor_util import make_ndarray
@@ -145,10 +146,10 @@ def recorded_config(run_dir: Path) -> dict | None:
     text = None
     for f in sorted((Path(run_dir) / "tb").glob("events.out.tfevents.*")):
         try:
-            for event in EventFileLoader(str(f)).Load():
-                for v in event.summary.value:
-                    if v.tag == "hyperparameters/text_summary":
-                        text = make_ndarray(v.tensor).item().decode()
+            text = next((make_ndarray(v.tensor).item().decode()
+                         for event in EventFileLoader(str(f)).Load()
+                         for v in event.summary.value
+                         if v.tag == "hyperparameters/text_summary"), text)
         except Exception:  # noqa: BLE001 (a torn event file: use what was read)
             continue
     if text is None:
