@@ -12,7 +12,8 @@ is played. With ``value_target_q > 0`` the actor's value target mixes the
 final return with its search's root value (`isz.selfplay.records`); with
 ``puct.rollouts`` the leaves are random playouts (uniform priors, no network);
 with ``teacher = "so_ismcts"`` every move is searched by rollout SO-ISMCTS
-instead and the network distils it (`isz.selfplay.teacher`).
+instead and the network distils it, with ``teacher = "planner"`` by that search
+led at its root by the network's priors (`isz.selfplay.teacher`).
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ from isz.search.evaluator import Evaluator, make_search_belief
 from isz.search.puct_driver import PUCTBatch, PUCTConfig
 from isz.selfplay.filter_stats import FilterStats, is_filter
 from isz.selfplay.records import GameRecord, Positions
-from isz.selfplay.teacher import TEACHERS, teacher_search
+from isz.selfplay.teacher import TEACHERS, noisy_priors, teacher_search
 from isz.settings import Group, Setting
 from isz.settings.agents import BELIEF, BELIEF_POLICY
 from isz.settings.search import (
@@ -152,7 +153,7 @@ def play(game: Game, evaluator: Evaluator, cfg: SelfPlayConfig, games: int,
                     _to_decision(slots[i].state, rng)
         live = [s for s in slots if s is not None]
         if live and cfg.teacher != "none":
-            _teach_all(game, cfg, live, rng)
+            _teach_all(game, cfg, live, rng, evaluator)
         elif live:
             fills.append(_move_all(game, evaluator, cfg, live, rng, stats, magnet))
     stats.seconds = time.perf_counter() - t0
@@ -271,11 +272,17 @@ def _record_and_move(game, cfg, slot: _Slot, view, mask, pi, q: float, rng) -> N
     slot.moves += 1
 
 
-def _teach_all(game, cfg, live: list[_Slot], rng) -> None:
-    """One teacher-searched move in every live slot (no network call)."""
+def _teach_all(game, cfg, live: list[_Slot], rng, evaluator: Evaluator) -> None:
+    """One teacher-searched move in every live slot; the planner teacher's root
+    priors for every slot come from one evaluator call."""
     views = [s.state.view(s.state.current_player()) for s in live]
     masks = _root_masks(game, views)
+    priors = None
+    if cfg.teacher == "planner":
+        tensors = np.stack([v.tensor().reshape(-1) for v in views]).astype(np.float32)
+        priors = noisy_priors(evaluator, tensors, masks, cfg.puct.dirichlet_alpha,
+                              cfg.puct.dirichlet_eps, rng)
     for b, (slot, view) in enumerate(zip(live, views, strict=True)):
         pi, q = teacher_search(game, slot.beliefs[view.player], view, cfg.teacher_iterations,
-                               rng)
+                               rng, None if priors is None else priors[b], cfg.puct.c_puct)
         _record_and_move(game, cfg, slot, view, masks[b], pi, q, rng)

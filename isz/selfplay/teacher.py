@@ -1,15 +1,24 @@
-"""Self-play moves searched by a rollout teacher instead of the network's PUCT.
+"""Self-play moves searched by a teacher instead of the network's PUCT.
 
-With ``teacher = "so_ismcts"`` every decision of a self-play game is searched by
-the compiled single-observer ISMCTS (`isz.search.driver.so_search`: random
-playouts, no network) with ``teacher_iterations`` iterations on worlds from the
-actor's own belief. The position's policy target is the teacher's root visit
+``teacher = "so_ismcts"``: every decision of a self-play game is searched by the
+compiled single-observer ISMCTS (`isz.search.driver.so_search`: random playouts,
+no network) with ``teacher_iterations`` iterations on worlds from the actor's
+own belief: expert iteration with a fixed expert (the teacher never reads the
+network), a way to start.
+
+``teacher = "planner"``: the same search with its root moves selected by PUCT
+on the current network's priors for the actor's view (`guided_so_ismcts`, the
+planner the run records), on worlds from the actor's belief weighed by the
+network's policy where the belief takes one (``sir``, ``posterior``,
+``particle``): the teacher of each iteration is the planner of the network
+trained so far, so the targets improve as the network does (expert iteration
+with an improving expert). Self-play adds Dirichlet noise to the root priors
+(``search.dirichlet_alpha``/``dirichlet_eps``), as AlphaZero does.
+
+Either way the position's policy target is the teacher's root visit
 distribution and its root value q the visit-weighted mean of the root moves'
-scores, mapped from the teacher's [0, 1] scores to the actor's return in
-[-1, 1] (``q = 2 s - 1``). The network then distils a search that is tens of
-times faster per simulation than its own PUCT with playouts, so the same
-minutes give priors from a much deeper search (expert iteration with a fixed
-expert: the teacher never reads the network).
+scores, mapped from the search's [0, 1] scores to the actor's return in
+[-1, 1] (``q = 2 s - 1``).
 """
 
 from __future__ import annotations
@@ -19,20 +28,38 @@ import numpy as np
 from isz.search.driver import Budget, final_policy, so_search
 from isz.types import seed_from
 
-TEACHERS = ("none", "so_ismcts")
-TEACHER_C = 0.7  # UCB exploration of the teacher, so_ismcts's default
+TEACHERS = ("none", "so_ismcts", "planner")
+TEACHER_C = 0.7  # UCB exploration of the teacher below its root, so_ismcts's default
 
 
-def teacher_search(game, belief, view, iterations: int,
-                   rng: np.random.Generator) -> tuple[np.ndarray, float]:
-    """One teacher search at ``view``.
+def teacher_search(game, belief, view, iterations: int, rng: np.random.Generator,
+                   prior: np.ndarray | None = None,
+                   c_puct: float = 0.0) -> tuple[np.ndarray, float]:
+    """One teacher search at ``view``; with ``prior`` (float[num_actions], the
+    network's policy for the view) and ``c_puct > 0`` its root moves follow PUCT.
 
     Returns (pi, q): pi float32[num_actions], the root visits normalised (zero
     off the legal moves); q the acting seat's root value in [-1, 1].
     """
     tree = so_search(game, lambda n: belief.sample_many(view, n, rng), view.player,
-                     Budget(iterations=iterations), c=TEACHER_C, seed=seed_from(rng))
+                     Budget(iterations=iterations), c=TEACHER_C, seed=seed_from(rng),
+                     root_prior=prior, c_prior=c_puct if prior is not None else 0.0)
     stats = tree.stats(0)  # every iteration visits one root move: the visits sum to it
     pi = final_policy(stats, "visit_distribution", game.num_actions)
     score = sum(n * mean for n, mean in stats.values()) / sum(n for n, _ in stats.values())
     return pi.astype(np.float32), float(2.0 * score - 1.0)
+
+
+def noisy_priors(evaluator, tensors: np.ndarray, masks: np.ndarray, alpha: float,
+                 eps: float, rng: np.random.Generator) -> np.ndarray:
+    """The evaluator's priors for a batch of roots (one call), each mixed with
+    Dirichlet(alpha) noise over its legal moves: ``(1 - eps) P + eps noise``.
+    float64[B, num_actions], zero off the legal moves."""
+    priors, _ = evaluator.evaluate(tensors, masks)
+    priors = np.asarray(priors, dtype=np.float64)
+    if eps > 0:
+        for b in range(len(priors)):
+            legal = np.flatnonzero(masks[b])
+            noise = rng.dirichlet([alpha] * len(legal))
+            priors[b, legal] = (1 - eps) * priors[b, legal] + eps * noise
+    return priors

@@ -88,9 +88,12 @@ VALUE_TARGET_Q = Setting("value_target_q", float, 0.0, "lam: the actor's value t
 VALUE_TARGET_Q_ROWS = Setting(
     "value_target_q_rows", str, "decisions", "rows whose own entry mixes in q: decisions, or "
     "all (a value-only row takes the q of its seat's next decision)", choices=_q_rows)
-TEACHER = Setting("teacher", str, "none", "so_ismcts: every self-play move is searched by "
-                  "rollout SO-ISMCTS (no network) and the network distils its visits and root "
-                  "value", choices=_teachers)
+TEACHER = Setting("teacher", str, "none", "none: self-play searches with the PUCT of "
+                  "search.*; so_ismcts: every move is searched by rollout SO-ISMCTS (no "
+                  "network) and the network distils its visits and root value; planner: by "
+                  "the planner of the current network (guided_so_ismcts: so_ismcts with its "
+                  "root led by the network's priors, worlds from the network-weighed belief), "
+                  "which the run then records", choices=_teachers)
 TEACHER_ITERATIONS = Setting("teacher_iterations", int, 1000, "the teacher's iterations per "
                              "move", lo=1)
 SELFPLAY = Group("selfplay", "Self-play: games, actors, value targets, teacher", [
@@ -252,6 +255,14 @@ PLANNER_FROM_TRAINING = {
     else cfg.search.planner_eta,
 }
 NOT_RECORDED = ("time_budget", "lanes", "worlds", "evaluator")  # how, not what, it plays
+# guided_so_ismcts settings of a run whose teacher is the planner (the others: defaults)
+GUIDED_FROM_TRAINING = {
+    "iterations": lambda cfg, final: cfg.selfplay.teacher_iterations,
+    "c_puct": lambda cfg, final: cfg.search.c_puct,
+    "belief": PLANNER_FROM_TRAINING["belief"],
+    "belief_policy": PLANNER_FROM_TRAINING["belief_policy"],
+    "final": lambda cfg, final: final,
+}
 
 
 def belief_spec(b) -> str | dict:
@@ -260,13 +271,21 @@ def belief_spec(b) -> str | dict:
 
 
 def planner_record(cfg, final: str = "most_visits") -> dict:
-    """The planner of training config ``cfg``, as checkpoints record it: ``{"agent":
-    "puct_ismcts", **settings}``, each setting from `PLANNER_FROM_TRAINING`, else the
-    ``search`` setting of its name (`NOT_RECORDED` left out). With the mirror target it
-    plays the mixed improved policy it was trained on (step ``search.planner_eta``
-    when set)."""
-    from isz.settings.agents import PUCT_ISMCTS
+    """The planner of training config ``cfg``, as checkpoints record it: ``{"agent": ...,
+    **settings}``. With ``selfplay.teacher=planner`` the planner is the teacher,
+    ``guided_so_ismcts`` (`GUIDED_FROM_TRAINING`); otherwise ``puct_ismcts``, each
+    setting from `PLANNER_FROM_TRAINING`, else the ``search`` setting of its name
+    (`NOT_RECORDED` left out). With the mirror target it plays the mixed improved
+    policy it was trained on (step ``search.planner_eta`` when set)."""
+    from isz.settings.agents import GUIDED_SO_ISMCTS, PUCT_ISMCTS
 
+    if cfg.selfplay.teacher == "planner":
+        record = {"agent": GUIDED_SO_ISMCTS.name}
+        for setting in GUIDED_SO_ISMCTS:
+            if setting.name in GUIDED_FROM_TRAINING:
+                record[setting.name] = setting.validate(
+                    GUIDED_FROM_TRAINING[setting.name](cfg, final))
+        return record
     record = {"agent": PUCT_ISMCTS.name}
     for setting in PUCT_ISMCTS:
         name = setting.name

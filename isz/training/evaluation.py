@@ -1,9 +1,9 @@
 """Evaluation of the network during training: arena matches and exploitability.
 
-The trained planner (`PUCTAgent` with the current network, no root noise,
-most-visited move) plays each opponent at the same simulation count; for any
-game with at most ``trainer.exploitability_max_histories`` histories the exact
-exploitability of its policy (and of the raw network) is computed too.
+The trained planner (the agent the run records, `planner_knobs`, with the current
+network, no root noise, most-visited move) plays each opponent at the same simulation
+count; for any game with at most ``trainer.exploitability_max_histories`` histories the
+exact exploitability of its policy (and of the raw network) is computed too.
 
 The matches go through `isz.evaluation.play_match`, like `scripts/evaluate.py`'s:
 the current weights are written to a temporary checkpoint that the workers
@@ -26,7 +26,6 @@ from pathlib import Path
 import torch
 
 from isz.agents.network import NetworkEvaluator
-from isz.agents.puct_agent import PUCTAgent
 from isz.evaluation import MatchSpec, SeatSpec, journal_for, make_backend, play_match
 from isz.evaluation.exploitability import agent_policy, exploitability, fits, infostates
 from isz.evaluation.spec import PLANNER
@@ -39,17 +38,20 @@ from isz.settings.training import planner_record
 
 
 def planner_knobs(cfg, final: str = "most_visits") -> dict:
-    """The planner as the run ``cfg`` evaluates it: ``{"agent": "puct_ismcts", **its
-    settings}`` (`isz.settings.training.planner_record`), also stored in every
-    checkpoint, so `isz.load_planner` plays as trained by default."""
+    """The planner as the run ``cfg`` evaluates it: ``{"agent": ..., **its settings}``
+    (`isz.settings.training.planner_record`), also stored in every checkpoint, so
+    `isz.load_planner` plays as trained by default."""
     return planner_record(cfg, final)
 
 
-def planner(game: Game, model: PolicyValueNet, cfg, device,
-            final: str = "most_visits") -> PUCTAgent:
-    """The network-guided planner as it plays in evaluation."""
-    knobs = {k: v for k, v in planner_knobs(cfg, final).items() if k != "agent"}
-    return PUCTAgent(game, evaluator=NetworkEvaluator(model, device), **knobs)
+def planner(game: Game, model: PolicyValueNet, cfg, device, final: str = "most_visits"):
+    """The network-guided planner as it plays in evaluation: the agent the run's
+    planner record names, with its settings."""
+    from isz.agents.planner import PLANNERS
+
+    knobs = dict(planner_knobs(cfg, final))
+    return PLANNERS[knobs.pop("agent")](game, evaluator=NetworkEvaluator(model, device),
+                                        **knobs)
 
 
 def evaluate(game: Game, model: PolicyValueNet, cfg, device, deals: int, seed: int,
@@ -80,7 +82,8 @@ def eval_backend(cfg, device):
 def eval_spec(cfg, players: int, opp: str, checkpoint: str, device: str, deals: int,
               seed: int) -> MatchSpec:
     """The planner (``checkpoint``'s network) in seat 0 against ``opp`` in the others."""
-    knobs = {"iterations": cfg.search.simulations} if opp != "random" else {}
+    # the opponents search as long as the planner does
+    knobs = {"iterations": planner_knobs(cfg)["iterations"]} if opp != "random" else {}
     other = SeatSpec(opp, {**knobs, **cfg.trainer.eval_knobs.get(opp, {})})
     me = SeatSpec(PLANNER, {**planner_knobs(cfg), "device": device}, checkpoint)
     g = cfg.game
