@@ -15,14 +15,13 @@ import numba as nb
 import numpy as np
 
 from isz.games.kernel import Kernel
-from isz.rng import rand_below
+from isz.rng import new_rng, rand_below
 from isz.search.driver import Budget, Scratch
 from isz.search.playout import make_playout
 from isz.search.puct_select import select_puct
 from isz.search.so_ismcts import pick_action, select, untried_labels
 from isz.search.tree import LABEL, NONE, Tree, add_child, backprop, find_child
 from isz.search.world_value import make_world_value
-from isz.rng import new_rng
 from isz.types import CHANCE, TERMINAL
 
 

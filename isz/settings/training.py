@@ -145,6 +145,8 @@ TRAINER = Group("trainer", "Learning, evaluation, checkpoints, actors", [
             "histories; 0: never", lo=0),
     Setting("checkpoint_every", int, 5, "iterations between kept numbered checkpoints", lo=1),
     Setting("keep_last", int, 3, "numbered checkpoints kept (plus last.pt and best.pt)", lo=1),
+    Setting("generation_every", int, 0, "iterations between generation snapshots "
+            "(checkpoints/gen-NNNNNN.pt, never pruned: the strength ladder's rungs)", lo=0),
     Setting("actors", int, 0, "self-play actors on Ray (0: self-play in this process, "
             "reproducible)", lo=0),
     Setting("max_staleness", int, 4, "actors: positions of weights older than this many "

@@ -216,7 +216,7 @@ def _iterate(cfg: TrainConfig, game, st, device, log: RunLogger, source) -> dict
         log.iteration(it, scalars, {**st.counters, **{f"{k}_s": v
                                                        for k, v in st.seconds.items()}})
         run_state.save(run_dir, st, game, model_cfg, t.checkpoint_every, t.keep_last, is_best,
-                       planner_knobs(cfg))
+                       planner_knobs(cfg), generation_every=t.generation_every)
     return scalars
 
 
