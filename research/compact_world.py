@@ -6,7 +6,6 @@ seat to move P.
 """
 
 import numba as nb
-import numpy as np
 
 from isz.games import tricks_kernel as K
 

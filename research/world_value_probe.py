@@ -20,7 +20,6 @@ import numpy as np
 import torch
 
 import isz
-from isz.nn.world_value import build_world_value
 from isz.rng import new_rng
 from isz.search.playout import make_playout
 from isz.search.world_value import make_world_value

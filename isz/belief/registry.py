@@ -42,8 +42,42 @@ def register_belief(name: str, factory: Callable[..., Belief], *,
     _BELIEFS[name] = factory
 
 
+AUTO = "auto"
+# `auto`, in order of preference: the first belief that supports the game. With the
+# network's policy: one that weighs histories by it (the network's own opponent
+# model), else the best knowledge-free one; without: the best knowledge-free one.
+AUTO_NETWORK = ("sir", "particle", "posterior", "voids", "uniform")
+AUTO_ROLLOUT = ("voids", "uniform")
+
+
 def belief_names() -> list[str]:
-    return sorted(_BELIEFS)
+    return sorted([*_BELIEFS, AUTO])
+
+
+def resolve_belief(name: str, game: Game, network: bool = False) -> str:
+    """The belief ``name`` stands for on ``game``: itself, or for ``auto`` the first of
+    `AUTO_NETWORK` (``network``: a policy will weigh it) or `AUTO_ROLLOUT` that
+    supports the game (a belief refuses a game it does not support with `IszError`:
+    voids/sir the trick games, particle recon, posterior games small enough to
+    enumerate)."""
+    if name != AUTO:
+        return name
+    key = (game, network)
+    if key not in _RESOLVED:  # building a belief may enumerate the game (posterior)
+        _RESOLVED[key] = next(c for c in (*(AUTO_NETWORK if network else AUTO_ROLLOUT),
+                                          "uniform") if _supports(c, game))
+    return _RESOLVED[key]
+
+
+_RESOLVED: dict[tuple[Game, bool], str] = {}
+
+
+def _supports(name: str, game: Game) -> bool:
+    try:
+        _BELIEFS[name](game)
+    except IszError:
+        return False
+    return True
 
 
 def belief_knobs(name: str) -> dict:
@@ -52,7 +86,9 @@ def belief_knobs(name: str) -> dict:
 
 
 def make_belief(name: str, game: Game, **knobs) -> Belief:
-    """Build a registered belief for ``game``; unknown names or knobs raise `IszError`."""
+    """Build a registered belief for ``game`` (``auto``: `resolve_belief` without a
+    policy); unknown names or knobs raise `IszError`."""
+    name = resolve_belief(name, game)
     if name not in _BELIEFS:
         raise IszError(f"unknown belief {name!r}; allowed: {', '.join(belief_names())}")
     # a factory without KNOBS validates its own knobs; "uniform" takes none

@@ -14,7 +14,7 @@ from typing import Protocol
 import numpy as np
 
 from isz.belief import make_belief
-from isz.belief.registry import belief_knobs
+from isz.belief.registry import belief_knobs, resolve_belief
 from isz.types import IszError, check_choice
 
 
@@ -89,9 +89,12 @@ def make_search_belief(spec: str | Mapping, game, evaluator: Evaluator | None,
     """Belief ``spec`` (a name, or ``{"name": ..., **knobs}``) for ``game``;
     ``policy="network"`` weighs histories by the evaluator's priors when the
     belief takes a policy (posterior, gibbs, sir, particle, bayes) and an evaluator
-    is given, ``"uniform"`` leaves the belief's default."""
+    is given, ``"uniform"`` leaves the belief's default. ``auto``: the game's best belief
+    that takes the network's policy when it is given, else its best knowledge-free one
+    (`isz.belief.registry.resolve_belief`)."""
     check_choice("belief policy", policy, ("network", "uniform"))
     name, knobs = belief_spec(spec)
+    name = resolve_belief(name, game, network=policy == "network" and evaluator is not None)
     if policy == "network" and evaluator is not None and "policy" in belief_knobs(name):
         knobs = {**knobs, "policy": evaluator_policy(evaluator)}
     return make_belief(name, game, **knobs)

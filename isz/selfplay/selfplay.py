@@ -55,8 +55,10 @@ SELFPLAY_RUN = Group(
     "SelfPlayConfig", "Self-play settings of one iteration (isz.training.loop builds them "
     "from the training config, matching names)",
     [PARALLEL_GAMES, SIMULATIONS, TEMPERATURE_MOVES, BELIEF, BELIEF_POLICY, TARGET, MIRROR_ETA,
-     MIRROR_ALPHA, VALUE_TARGET_Q, VALUE_TARGET_Q_ROWS, TEACHER, TEACHER_ITERATIONS,
-     COMMON_WORLDS,
+     # the classic recipe's defaults here (a run passes every value; tests build it bare)
+     MIRROR_ALPHA, VALUE_TARGET_Q.but(default=0.0),
+     VALUE_TARGET_Q_ROWS.but(default="decisions"), TEACHER.but(default="none"),
+     TEACHER_ITERATIONS, COMMON_WORLDS,
      Setting("puct", object, PUCTConfig(dirichlet_eps=0.25), "the search's settings "
              "(isz.settings.search.PUCT_KERNEL), root noise on")])
 SelfPlayConfig = SELFPLAY_RUN.dataclass("SelfPlayConfig", __name__, frozen=True)

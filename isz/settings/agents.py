@@ -149,7 +149,8 @@ GUIDED_SO_ISMCTS = Group(
     "guided_so_ismcts", "The rollout so_ismcts (UCB with c below the root, random "
     "playouts) whose root moves are selected by PUCT (c_puct) on the network's priors "
     "for the view: one evaluator call a decision (class GuidedSOAgent)",
-    [*BUDGET, C, C_PUCT, BELIEF, BELIEF_POLICY, FINAL_GUIDED, VALUE_MIX, EVALUATOR],
+    [*BUDGET, C, C_PUCT, BELIEF.but(default="auto"), BELIEF_POLICY, FINAL_GUIDED, VALUE_MIX,
+     EVALUATOR],
     [ITERATIONS_NEED_TIME,
      Rule("value_mix > 0 needs an evaluator (the network values the moves)",
           lambda v: v["value_mix"] > 0 and v["evaluator"] is None, ("value_mix",))])

@@ -116,7 +116,7 @@ def _planner_record() -> list[str]:
 
 def _beliefs() -> list[str]:
     from isz.belief import belief_names
-    from isz.belief.registry import belief_knobs
+    from isz.belief.registry import AUTO, AUTO_NETWORK, AUTO_ROLLOUT, belief_knobs
 
     out = ["## Beliefs", "",
            "`belief.name` (training) or an agent's `belief` setting. A belief that takes a "
@@ -124,9 +124,13 @@ def _beliefs() -> list[str]:
            "`belief_policy`: network, the default, or uniform); `belief.policy` set for "
            "another belief is an error. Its own knobs go in `belief.knobs` (training) or "
            "`{name: ..., **knobs}` (agents); what they mean: the belief's module in "
-           "`isz/belief/`.", "",
+           "`isz/belief/`. `auto` is the first belief that supports the game: with the "
+           f"network's policy, of {', '.join(AUTO_NETWORK)}; without, of "
+           f"{', '.join(AUTO_ROLLOUT)}.", "",
            "| belief | takes a policy | knobs (defaults) |", "|---|---|---|"]
     for name in belief_names():
+        if name == AUTO:
+            continue
         knobs = belief_knobs(name)
         own = ", ".join(f"`{k}={_default(v)}`" for k, v in knobs.items()
                         if k not in ("policy", "motion"))

@@ -70,7 +70,8 @@ SEARCH = Group("search", "The PUCT search of self-play and of the planner", [
 ])
 BELIEF = Group("belief", "Every seat's determinization sampler; conf/belief/NAME.yaml are "
                "its options", [
-    Setting("name", str, "uniform", "the belief (isz.belief names)", choices=_belief_names),
+    Setting("name", str, "auto", "the belief (isz.belief names; auto: the game's best "
+            "belief that takes the network's policy, see Beliefs)", choices=_belief_names),
     Setting("policy", str, None, "a belief that takes a policy weighs histories by the "
             "network's (network) or not (uniform); set only for such a belief",
             choices=("network", "uniform"), null="network, for a belief that takes one"),
@@ -82,13 +83,13 @@ MODEL = Group("model", "The residual MLP", [
 ])
 PARALLEL_GAMES = Setting("parallel_games", int, 64, "games searched in lockstep (one "
                          "forward pass a step)", lo=1)
-VALUE_TARGET_Q = Setting("value_target_q", float, 0.0, "lam: the actor's value target is "
+VALUE_TARGET_Q = Setting("value_target_q", float, 1.0, "lam: the actor's value target is "
                          "(1 - lam) z + lam q (z: final return, q: its search's root value)",
                          lo=0, hi=1, ends="0: final return, 1: root value")
 VALUE_TARGET_Q_ROWS = Setting(
-    "value_target_q_rows", str, "decisions", "rows whose own entry mixes in q: decisions, or "
+    "value_target_q_rows", str, "all", "rows whose own entry mixes in q: decisions, or "
     "all (a value-only row takes the q of its seat's next decision)", choices=_q_rows)
-TEACHER = Setting("teacher", str, "none", "none: self-play searches with the PUCT of "
+TEACHER = Setting("teacher", str, "planner", "none: self-play searches with the PUCT of "
                   "search.*; so_ismcts: every move is searched by rollout SO-ISMCTS (no "
                   "network) and the network distils its visits and root value; planner: by "
                   "the planner of the current network (guided_so_ismcts: so_ismcts with its "
@@ -121,7 +122,7 @@ TRAINER = Group("trainer", "Learning, evaluation, checkpoints, actors", [
             choices=("cosine", "constant")),
     Setting("value_weight", float, 1.0, "weight of the value MSE against the policy "
             "cross-entropy", lo=0),
-    Setting("value_other_weight", float, 1.0, "weight of the other seats' value entries of "
+    Setting("value_other_weight", float, 0.0, "weight of the other seats' value entries of "
             "a row against its own seat's", lo=0, hi=1,
             ends="1: every value entry alike, 0: only the row's own seat"),
     Setting("buffer_size", int, 50_000, "replay capacity in positions", lo=1),
@@ -138,14 +139,15 @@ TRAINER = Group("trainer", "Learning, evaluation, checkpoints, actors", [
     Setting("eval_opponents", list[str], ["so_ismcts", "pimc"], "agents the planner plays "
             "in evaluations, at the planner's simulation count", check=_opponents,
             shape="list of agent names"),
-    Setting("eval_knobs", dict, {}, "opponent -> extra settings, e.g. {so_ismcts: {belief: "
-            "voids}} (make_agent checks them)"),
+    Setting("eval_knobs", dict, {"so_ismcts": {"belief": "auto"}, "pimc": {"belief": "auto"}},
+            "opponent -> extra settings (make_agent checks them); belief auto: the game's "
+            "best knowledge-free belief (voids on the trick games)"),
     Setting("exploitability_max_histories", int, 50_000, "evaluations add the exact "
             "exploitability (and best.pt follows it) for games with at most this many "
             "histories; 0: never", lo=0),
     Setting("checkpoint_every", int, 5, "iterations between kept numbered checkpoints", lo=1),
     Setting("keep_last", int, 3, "numbered checkpoints kept (plus last.pt and best.pt)", lo=1),
-    Setting("generation_every", int, 0, "iterations between generation snapshots "
+    Setting("generation_every", int, 10, "iterations between generation snapshots "
             "(checkpoints/gen-NNNNNN.pt, never pruned: the strength ladder's rungs)", lo=0),
     Setting("actors", int, 0, "self-play actors on Ray (0: self-play in this process, "
             "reproducible)", lo=0),

@@ -82,7 +82,7 @@ def test_it_is_the_old_puct_engine_so_ismcts_bit_for_bit():
     game, view = _position(2)
     ev = _Eval(game)
     agent = isz.make_agent("guided_so_ismcts", game, iterations=500, evaluator=ev, c=0.6,
-                           c_puct=2.0)
+                           c_puct=2.0, belief="uniform")
     agent.policy(view, np.random.default_rng(4))
     mask = np.zeros((1, game.num_actions), np.bool_)
     mask[0, list(view.legal_actions)] = True
@@ -97,7 +97,7 @@ def test_it_is_the_old_puct_engine_so_ismcts_bit_for_bit():
 
 def test_without_an_evaluator_the_priors_are_uniform():
     game, view = _position(3)
-    agent = isz.make_agent("guided_so_ismcts", game, iterations=400)
+    agent = isz.make_agent("guided_so_ismcts", game, iterations=400, belief="uniform")
     agent.policy(view, np.random.default_rng(1))
     rng = np.random.default_rng(1)
     belief = make_belief("uniform", game)

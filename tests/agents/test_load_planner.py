@@ -13,7 +13,7 @@ from isz.agents.planner import planner_settings
 from isz.nn import ModelConfig, build_model, save_checkpoint
 from isz.settings.agents import PUCT_ISMCTS
 from isz.settings.training import NOT_RECORDED, PLANNER_FROM_TRAINING, planner_record
-from isz.training.config import TrainConfig
+from tests.recipes import alphazero_config
 
 # what planner_knobs wrote before the agents split (no "agent" key)
 OLD_RECORD = {"iterations": 32, "c_puct": 1.5, "fpu": 0.5, "tree": "mo", "belief": "voids",
@@ -77,7 +77,7 @@ def test_the_time_budget_override_drops_only_the_recorded_iterations():
 
 
 def test_the_training_record_is_every_puct_setting_but_the_runtime_ones():
-    cfg = TrainConfig()
+    cfg = alphazero_config()
     cfg.search.tree, cfg.search.target, cfg.search.planner_eta = "so", "mirror", 0.5
     cfg.search.root_selection = "uniform"
     cfg.belief.name, cfg.belief.knobs = "voids", {"shuffle": False}

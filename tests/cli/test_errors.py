@@ -19,7 +19,7 @@ from isz.fs import check_free_space, check_output_file, check_writable_dir
 CONF = conf_dir()
 CASES = {
     "game=chess": r"unknown game option 'chess' \(game=chess\); allowed: .*kuhn_poker",
-    "belief=foo": r"unknown belief option 'foo'.*allowed: bayes, gibbs, particle, posterior",
+    "belief=foo": r"unknown belief option 'foo'.*allowed: auto, bayes, gibbs, particle, posterior",
     "trainer.iteratons=5": r"unknown config key 'trainer.iteratons'.*did you mean "
                            r"trainer.iterations\?",
     "trainer.iterations=abc": r"bad value 'abc' for trainer.iterations.*\(expected int\)",

@@ -10,7 +10,8 @@ import isz
 from isz.belief import make_belief
 from isz.search.puct_driver import PUCTBatch, PUCTConfig
 from isz.search.tree import CHILD, NONE, VISITS
-from isz.training.config import TrainConfig, validate
+from isz.training.config import validate
+from tests.recipes import alphazero_config
 
 
 class _Eval:
@@ -133,7 +134,7 @@ def test_search_expand_after_reaches_planner_and_selfplay_and_is_checked():
     from isz.training.evaluation import planner_knobs
     from isz.training.loop import _selfplay_cfg
 
-    cfg = TrainConfig()
+    cfg = alphazero_config()
     assert planner_knobs(cfg)["expand_after"] == 1
     cfg.search.expand_after = 8
     validate(cfg)

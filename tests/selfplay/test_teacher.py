@@ -16,8 +16,9 @@ from isz.search.driver import Budget, so_search
 from isz.selfplay import SelfPlayConfig, play
 from isz.selfplay.teacher import TEACHER_C, teacher_search
 from isz.training import loop
-from isz.training.config import TrainConfig, validate
+from isz.training.config import validate
 from isz.types import seed_from
+from tests.recipes import alphazero_config
 from tests.training.kuhn_mirror import kuhn_mirror_cfg
 
 
@@ -107,7 +108,7 @@ def test_more_teacher_iterations_sharpen_kuhn_play():
      r"selfplay.rollout_iterations must be 0.*got .*selfplay.rollout_iterations=3"),
 ])
 def test_bad_teacher_knobs_are_named(knobs, words):
-    cfg = TrainConfig()
+    cfg = alphazero_config()
     for k, v in knobs.items():
         setattr(cfg.selfplay, k, v)
     with pytest.raises(IszError, match=words):
@@ -115,7 +116,7 @@ def test_bad_teacher_knobs_are_named(knobs, words):
 
 
 def test_teacher_needs_visit_targets():
-    cfg = TrainConfig()
+    cfg = alphazero_config()
     cfg.selfplay.teacher = "so_ismcts"
     cfg.search.target = "mirror"
     with pytest.raises(IszError, match=r"needs search.target=visits.*mirror"):

@@ -17,9 +17,10 @@ from isz.search.evaluator import UniformEvaluator
 from isz.search.puct_driver import PUCTBatch, PUCTConfig
 from isz.selfplay import SelfPlayConfig, play
 from isz.selfplay.records import GameRecord
-from isz.training.config import TrainConfig, validate
+from isz.training.config import validate
 from isz.training.learner import loss_terms, value_diagnostics
 from isz.training.loop import _selfplay_cfg, selfplay_cfg_at
+from tests.recipes import alphazero_config
 
 
 def test_all_rows_take_the_seats_next_decision_value():
@@ -108,14 +109,14 @@ _FRACTION = r"must be a number in \[0, 1\]"
       for b in (-1, 2.0, "x")],
 ])
 def test_bad_value_target_knobs_are_named(section, key, bad, words):
-    cfg = TrainConfig()
+    cfg = alphazero_config()
     setattr(getattr(cfg, section), key, bad)
     with pytest.raises(IszError, match=words):
         validate(cfg)
 
 
 def test_rollout_iterations_come_first():
-    cfg = TrainConfig()
+    cfg = alphazero_config()
     cfg.selfplay.rollout_iterations = 2
     cfg.selfplay.value_target_q = 0.5
     sp = _selfplay_cfg(cfg)
@@ -169,7 +170,7 @@ def test_other_seats_value_weight():
 def test_search_leaf_mix_reaches_the_planner_and_is_checked():
     from isz.training.evaluation import planner_knobs
 
-    cfg = TrainConfig()
+    cfg = alphazero_config()
     cfg.search.leaf_mix = 0.5
     validate(cfg)
     assert planner_knobs(cfg)["leaf_mix"] == 0.5

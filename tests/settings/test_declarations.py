@@ -78,7 +78,7 @@ def test_group_files_that_only_repeated_defaults_are_gone():
                                                r"'alphago'; allowed: .*so_ismcts"),
     ("logger", "progress", "yes", r"logger.progress must be true or false, got 'yes'"),
     ("ray", "object_store_mb", 10, r"ray.object_store_mb must be in \[80, inf\]"),
-    ("belief", "name", "psychic", r"unknown belief.name 'psychic'; allowed: bayes"),
+    ("belief", "name", "psychic", r"unknown belief.name 'psychic'; allowed: auto, bayes"),
 ])
 def test_a_bad_value_is_one_line_naming_it_and_what_is_allowed(section, key, value, words):
     cfg = TrainConfig()

@@ -5,12 +5,13 @@ from __future__ import annotations
 from pathlib import Path
 
 from isz.training.config import TrainConfig
+from tests.recipes import alphazero_config
 
 
 def kuhn_mirror_cfg(run_dir: Path, iterations: int = 4) -> TrainConfig:
     """Kuhn, posterior belief, on-policy q, mirror targets; 16 games of 8 simulations an
     iteration, a 16-wide network, every iteration checkpointed, no evaluations or logs."""
-    cfg = TrainConfig()
+    cfg = alphazero_config()
     cfg.game.name = "kuhn_poker"
     cfg.belief.name = "posterior"
     cfg.selfplay.games_per_iteration = 16

@@ -14,6 +14,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from tests.recipes import alphazero_config
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -41,10 +43,9 @@ def test_kuhn_nash_preset_below_0_10(tmp_path):
 
 
 def test_mirror_alpha_schedule_and_best_key():
-    from isz.training.config import TrainConfig
     from isz.training.loop import _best_key, mirror_alpha_at
 
-    cfg = TrainConfig()
+    cfg = alphazero_config()
     cfg.trainer.iterations = 5
     cfg.search.mirror_alpha = 0.1
     assert [mirror_alpha_at(cfg, i) for i in range(1, 6)] == [0.1] * 5

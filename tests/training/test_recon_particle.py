@@ -11,7 +11,8 @@ from pathlib import Path
 from tensorboard.backend.event_processing.event_accumulator import EventAccumulator
 
 from isz.nn.checkpoint import load_checkpoint
-from isz.training.config import TrainConfig, validate
+from isz.training.config import validate
+from tests.recipes import alphazero_config
 from tests.training.test_train import SMALL
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -42,7 +43,7 @@ def test_one_iteration_with_the_network_particle_filter(tmp_path):
 
 
 def test_unknown_belief_knob_is_named():
-    cfg = TrainConfig()
+    cfg = alphazero_config()
     cfg.game.name, cfg.belief.name, cfg.belief.knobs = "recon", "particle", {"particle": 5}
     try:
         validate(cfg)

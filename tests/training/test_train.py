@@ -19,6 +19,7 @@ from isz.nn.checkpoint import load_checkpoint
 from isz.training import loop
 from isz.training.config import TrainConfig
 from isz.training.learner import TrainingDiverged
+from tests.recipes import alphazero_config
 
 ROOT = Path(__file__).resolve().parents[2]
 SMALL = ["game=kuhn_poker", "selfplay.games_per_iteration=24", "selfplay.parallel_games=8",
@@ -130,7 +131,7 @@ def test_bad_runs_are_one_line_with_status_2(tmp_path, case):
 
 
 def _tiny_cfg(run_dir: Path) -> TrainConfig:
-    cfg = TrainConfig()
+    cfg = alphazero_config()
     cfg.game.name = "kuhn_poker"
     cfg.selfplay.games_per_iteration = 8
     cfg.selfplay.parallel_games = 8
