@@ -155,7 +155,7 @@ def play(game: Game, evaluator: Evaluator, cfg: SelfPlayConfig, games: int,
                     _to_decision(slots[i].state, rng)
         live = [s for s in slots if s is not None]
         if live and cfg.teacher != "none":
-            _teach_all(game, cfg, live, rng, evaluator)
+            _teach_all(game, cfg, live, rng, evaluator, stats)
         elif live:
             fills.append(_move_all(game, evaluator, cfg, live, rng, stats, magnet))
     stats.seconds = time.perf_counter() - t0
@@ -192,6 +192,15 @@ def _worlds(slot: _Slot, view, n: int, rng, stats: SelfPlayStats) -> np.ndarray:
     return worlds
 
 
+def _diagnose(slot: _Slot, view, stats: SelfPlayStats) -> None:
+    """The trainer knows the truth: check the slot's belief against it (logging only; a
+    separate generator so the diagnostic never changes the games)."""
+    diag_rng = np.random.default_rng(len(stats.belief_true_prob))
+    p, h = sampled_diagnostics(slot.beliefs[view.player], view, slot.state, 64, diag_rng)
+    stats.belief_true_prob.append(p)
+    stats.belief_entropy.append(h)
+
+
 def _root_masks(game: Game, views) -> np.ndarray:
     """Legal-action masks bool[len(views), num_actions] of the searched roots."""
     masks = np.zeros((len(views), game.num_actions), dtype=np.bool_)
@@ -211,13 +220,7 @@ def _move_all(game, evaluator, cfg, live: list[_Slot], rng, stats,
         rho, _ = magnet.evaluate(tensors, masks)
     worlds = np.stack([root_worlds(cfg, v, lambda n, s=s, v=v: _worlds(s, v, n, rng, stats))
                        for s, v in zip(live, views, strict=True)])
-    # The trainer knows the truth: check the first slot's belief against it (logging
-    # only; a separate generator so the diagnostic never changes the games).
-    diag_rng = np.random.default_rng(len(stats.belief_true_prob))
-    p, h = sampled_diagnostics(live[0].beliefs[views[0].player], views[0], live[0].state,
-                               64, diag_rng)
-    stats.belief_true_prob.append(p)
-    stats.belief_entropy.append(h)
+    _diagnose(live[0], views[0], stats)
     batch = search_roots(game, evaluator, cfg, views, worlds, rng)
     stats.evaluations += batch.evaluations
     for b, (slot, view) in enumerate(zip(live, views, strict=True)):
@@ -274,17 +277,20 @@ def _record_and_move(game, cfg, slot: _Slot, view, mask, pi, q: float, rng) -> N
     slot.moves += 1
 
 
-def _teach_all(game, cfg, live: list[_Slot], rng, evaluator: Evaluator) -> None:
+def _teach_all(game, cfg, live: list[_Slot], rng, evaluator: Evaluator,
+               stats: SelfPlayStats) -> None:
     """One teacher-searched move in every live slot; the planner teacher's root
     priors for every slot come from one evaluator call."""
     views = [s.state.view(s.state.current_player()) for s in live]
     masks = _root_masks(game, views)
+    _diagnose(live[0], views[0], stats)
     priors = None
     if cfg.teacher == "planner":
         tensors = np.stack([v.tensor().reshape(-1) for v in views]).astype(np.float32)
         priors = noisy_priors(evaluator, tensors, masks, cfg.puct.dirichlet_alpha,
                               cfg.puct.dirichlet_eps, rng)
     for b, (slot, view) in enumerate(zip(live, views, strict=True)):
-        pi, q = teacher_search(game, slot.beliefs[view.player], view, cfg.teacher_iterations,
-                               rng, None if priors is None else priors[b], cfg.puct.c_puct)
+        pi, q = teacher_search(game, lambda n, s=slot, v=view: _worlds(s, v, n, rng, stats),
+                               view, cfg.teacher_iterations, rng,
+                               None if priors is None else priors[b], cfg.puct.c_puct)
         _record_and_move(game, cfg, slot, view, masks[b], pi, q, rng)

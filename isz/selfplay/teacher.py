@@ -23,6 +23,8 @@ scores, mapped from the search's [0, 1] scores to the actor's return in
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 
 from isz.search.driver import Budget, final_policy, so_search
@@ -32,16 +34,17 @@ TEACHERS = ("none", "so_ismcts", "planner")
 TEACHER_C = 0.7  # UCB exploration of the teacher below its root, so_ismcts's default
 
 
-def teacher_search(game, belief, view, iterations: int, rng: np.random.Generator,
-                   prior: np.ndarray | None = None,
+def teacher_search(game, sample: Callable[[int], np.ndarray], view, iterations: int,
+                   rng: np.random.Generator, prior: np.ndarray | None = None,
                    c_puct: float = 0.0) -> tuple[np.ndarray, float]:
-    """One teacher search at ``view``; with ``prior`` (float[num_actions], the
-    network's policy for the view) and ``c_puct > 0`` its root moves follow PUCT.
+    """One teacher search at ``view`` on worlds ``sample(n) -> int64[n, state_size]``
+    from the actor's belief; with ``prior`` (float[num_actions], the network's policy
+    for the view) and ``c_puct > 0`` its root moves follow PUCT.
 
     Returns (pi, q): pi float32[num_actions], the root visits normalised (zero
     off the legal moves); q the acting seat's root value in [-1, 1].
     """
-    tree = so_search(game, lambda n: belief.sample_many(view, n, rng), view.player,
+    tree = so_search(game, sample, view.player,
                      Budget(iterations=iterations), c=TEACHER_C, seed=seed_from(rng),
                      root_prior=prior, c_prior=c_puct if prior is not None else 0.0)
     stats = tree.stats(0)  # every iteration visits one root move: the visits sum to it

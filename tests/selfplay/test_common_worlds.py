@@ -91,9 +91,10 @@ def test_self_play_with_common_worlds_keeps_full_targets():
 
 
 def test_training_config_refuses_common_worlds_without_the_uniform_root():
-    from isz.training.config import TrainConfig, validate
+    from isz.training.config import validate
+    from tests.recipes import alphazero_config
 
-    cfg = TrainConfig()
+    cfg = alphazero_config()
     cfg.search.common_worlds = True
     with pytest.raises(isz.IszError, match="search.common_worlds=true needs "
                                            "search.root_selection=uniform"):

@@ -42,7 +42,8 @@ def test_teacher_target_is_the_so_ismcts_root(game_name):
     game = isz.make_game(game_name)
     view = _first_view(game, 3)
     belief = make_belief("uniform", game)
-    pi, q = teacher_search(game, belief, view, 300, np.random.default_rng(7))
+    rng = np.random.default_rng(7)
+    pi, q = teacher_search(game, lambda n: belief.sample_many(view, n, rng), view, 300, rng)
     # the same search by hand, from the same generator state
     rng = np.random.default_rng(7)
     tree = so_search(game, lambda n: belief.sample_many(view, n, rng), view.player,
@@ -96,8 +97,13 @@ def test_more_teacher_iterations_sharpen_kuhn_play():
     view = st.view(0)
     call = 1
     assert game.action_to_string(call, 0) == "bet" and view.data[0] == 2  # holds the King
-    low, _ = teacher_search(game, belief, view, 20, np.random.default_rng(0))
-    high, q = teacher_search(game, belief, view, 2000, np.random.default_rng(0))
+    def searched(iterations):
+        rng = np.random.default_rng(0)
+        return teacher_search(game, lambda n: belief.sample_many(view, n, rng), view,
+                              iterations, rng)
+
+    low, _ = searched(20)
+    high, q = searched(2000)
     assert high[call] > low[call] and high[call] > 0.9 and q > 0.5
 
 
