@@ -217,6 +217,18 @@ def _iterate(cfg: TrainConfig, game, st, device, log: RunLogger, source) -> dict
                                                        for k, v in st.seconds.items()}})
         run_state.save(run_dir, st, game, model_cfg, t.checkpoint_every, t.keep_last, is_best,
                        planner_knobs(cfg), generation_every=t.generation_every)
+        if t.ladder_deals and t.generation_every and it % t.generation_every == 0:
+            _ladder(cfg, run_dir, device, log)
     return scalars
+
+
+def _ladder(cfg: TrainConfig, run_dir: Path, device, log: RunLogger) -> None:
+    """The strength ladder over the run's generations so far (only the tables the new
+    one adds are played): ratings in ladder/ladder.json, tb/ladder and ladder.png."""
+    from isz.evaluation.ladder import ladder_step
+
+    t = cfg.trainer
+    ladder_step(run_dir, cfg, device, deals=t.ladder_deals, time_per_move=t.ladder_time,
+                step=log.step, checkpoints=("gen",))
 
 

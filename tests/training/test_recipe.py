@@ -1,0 +1,75 @@
+"""The default recipe: self-play taught by the current planner, generation snapshots,
+the strength ladder after each, and the planner the run records (guided_so_ismcts with
+the game's best belief)."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+
+import isz
+from isz.nn.checkpoint import load_checkpoint
+from isz.training.config import TrainConfig
+from isz.training.loop import train
+
+
+def _recipe_cfg(run_dir) -> TrainConfig:
+    cfg = TrainConfig()  # the declared defaults are the recipe
+    cfg.game.name = "kuhn_poker"
+    cfg.selfplay.games_per_iteration = 16
+    cfg.selfplay.parallel_games = 8
+    cfg.selfplay.teacher_iterations = 64
+    cfg.model.width, cfg.model.depth = 16, 1
+    cfg.trainer.iterations = 2
+    cfg.trainer.steps_per_iteration = 4
+    cfg.trainer.batch_size = 16
+    cfg.trainer.eval_every = 0
+    cfg.trainer.final_eval_deals = 4
+    cfg.trainer.eval_opponents = ["random"]
+    cfg.trainer.exploitability_max_histories = 0
+    cfg.trainer.generation_every = 1
+    cfg.trainer.ladder_deals = 4
+    cfg.trainer.ladder_time = 0.002
+    cfg.trainer.eval_workers = 1
+    cfg.logger.progress = False
+    cfg.experiment.run_dir = str(run_dir)
+    return cfg
+
+
+def test_the_default_recipe_records_its_teacher_and_ladders_its_generations(tmp_path):
+    run = tmp_path / "run"
+    train(_recipe_cfg(run))
+    ck = run / "checkpoints"
+    assert sorted(p.name for p in ck.glob("gen-*.pt")) == ["gen-000001.pt", "gen-000002.pt"]
+    record = load_checkpoint(ck / "last.pt")["extra"]["planner"]
+    assert record == {"agent": "guided_so_ismcts", "iterations": 64, "c_puct": 1.5,
+                      "belief": "auto", "belief_policy": "network", "final": "most_visits"}
+    planner = isz.load_planner(str(ck / "last.pt"), device="cpu")
+    assert planner.name == "guided_so_ismcts"
+    assert type(planner.belief).__name__ == "PosteriorBelief"  # auto, with the network
+    ladder = json.loads((run / "ladder" / "ladder.json").read_text())
+    names = {p["name"] for p in ladder["players"]}
+    assert {"gen1", "gen2", "so_ismcts", "pimc"} <= names
+    for p in ladder["players"]:
+        assert np.isfinite(p["rating"]) and p["se"] >= 0
+    assert (run / "ladder" / "ladder.png").stat().st_size > 0
+
+
+def test_the_planner_teacher_targets_are_its_visits(tmp_path):
+    """A position's policy target is a distribution over the legal moves, and the
+    recorded q is in [-1, 1], for every decision of teacher self-play."""
+    from isz.agents.network import NetworkEvaluator
+    from isz.nn.model import build_model
+    from isz.selfplay import SelfPlayConfig, play
+
+    game = isz.make_game("tricks")
+    ev = NetworkEvaluator(build_model(game), "cpu")
+    cfg = SelfPlayConfig(parallel_games=4, teacher="planner", teacher_iterations=50,
+                         belief="auto", value_target_q=1.0, value_target_q_rows="all")
+    pos, stats = play(game, ev, cfg, 4, np.random.default_rng(0))
+    decisions = pos.policies.sum(axis=1) > 0
+    assert stats.games == 4 and decisions.sum() == 4 * game.max_game_length // 2
+    assert np.allclose(pos.policies[decisions].sum(axis=1), 1.0)
+    assert np.all(pos.policies[decisions][~pos.masks[decisions]] == 0)
+    assert np.all(np.abs(pos.returns) <= 1.0)
