@@ -1,23 +1,26 @@
-"""``sir``: ``voids`` deals importance-resampled by a policy's probability of the bids.
+"""``sir``: ``voids`` deals importance-resampled by a policy's probability of the
+other seats' bids (and of their last ``plays`` card plays).
 
 Policy-based inference (Rebstock et al., 2019: it beat card-location inference in
-Skat) restricted to the bids, so that one batched policy call weighs every
-candidate. Target: the deals consistent with a tricks view, each with probability
-proportional to the product, over the *other* seats' bids so far, of the policy's
-probability of the bid taken on that seat's view at its bid in that deal. Card plays
-weigh nothing beyond consistency, as in ``voids`` (``gibbs`` weighs them too, at a
-policy call per seat, hand and decision: milliseconds a world).
+Skat) over the decisions a batched call can weigh. Target: the deals consistent with
+a tricks view, each with probability proportional to the product, over the *other*
+seats' bids so far and their ``plays`` most recent card plays, of the policy's
+probability of the action taken on that seat's view at that decision in that deal.
+Older card plays weigh nothing beyond consistency, as in ``voids`` (``gibbs`` weighs
+every play, at a policy call per seat, hand and decision: milliseconds a world).
 
 How: per view, ``candidates`` deals ``M`` are drawn from ``voids``. A seat's view at
-its bid is public (seat, dealer, trump card, the bids before it) plus its hand, so
-the ``D`` bid rows of all ``M`` candidates are one template row per bid with the hand
-written in: a single ``policy.many(float32[D * M, tensor_size], bool[D * M,
-num_actions])``. `sample_many` then draws its worlds from the ``M`` with probability
-proportional to their weights, with replacement (sampling-importance-resampling: the
-law tends to the target as ``M`` grows, its bias O(1 / M); `last_ess` is the pool's
-effective sample size). Every call for the same view reuses the pool, so a search
-pays the policy call once a decision. Before any other seat has bid, or with no
-policy, it is ``voids`` itself: fresh worlds.
+its decision is public (seat, dealer, trump card, the bids and plays before it) plus
+its hand: its initial hand less the cards it has played (public), so the ``D``
+decision rows of all ``M`` candidates are one template row per decision with the
+hand written in, and a play's legal mask follows from that hand and the led suit:
+a single ``policy.many(float32[D * M, tensor_size], bool[D * M, num_actions])``.
+`sample_many` then draws its worlds from the ``M`` with probability proportional
+to their weights, with replacement (sampling-importance-resampling: the law tends
+to the target as ``M`` grows, its bias O(1 / M); `last_ess` is the pool's effective
+sample size). Every call for the same view reuses the pool, so a search
+pays the policy call once a decision. Before any other seat has decided anything
+that weighs, or with no policy, it is ``voids`` itself: fresh worlds.
 
 Knobs: ``policy`` (an object with ``many(tensors, masks) -> float[B, num_actions]``,
 e.g. `isz.search.evaluator.EvaluatorPolicy`; None: no weights, i.e. ``voids``),
@@ -27,6 +30,7 @@ e.g. `isz.search.evaluator.EvaluatorPolicy`; None: no weights, i.e. ``voids``),
 from __future__ import annotations
 
 import math
+from typing import NamedTuple
 
 import numpy as np
 
@@ -38,13 +42,29 @@ from isz.games.base import Game, View
 from isz.types import IszError, check_int
 
 
+class Decision(NamedTuple):
+    """Another seat's decision in a view's history, as a template: ``row``, the seat's
+    tensor with its hand entries zeroed; ``mask``, its legal actions (a play's are
+    rewritten per world from the hand); ``before``, the cards it had played (a mask);
+    ``led``, the led suit of the trick (-1 when it leads or bids)."""
+
+    seat: int
+    action: int
+    row: np.ndarray
+    mask: np.ndarray
+    play: bool
+    before: int
+    led: int
+
+
 class SIRBelief(Belief):
     """``voids`` deals resampled by the policy's reach of the bids; module docstring."""
 
     name = "sir"
-    KNOBS = {"policy": None, "candidates": 128, "max_tables": 400_000, "shuffle": True}
+    KNOBS = {"policy": None, "candidates": 128, "plays": 0, "max_tables": 400_000,
+             "shuffle": True}
 
-    def __init__(self, game: Game, policy=None, candidates: int = 128,
+    def __init__(self, game: Game, policy=None, candidates: int = 128, plays: int = 0,
                  max_tables: int = 400_000, shuffle: bool = True):
         check_tricks(f"belief {self.name!r}", game)
         if policy is not None and not callable(getattr(policy, "many", None)):
@@ -53,6 +73,7 @@ class SIRBelief(Belief):
         super().__init__(game)
         self.policy = policy
         self.candidates = check_int("candidates", candidates, lo=1)
+        self.plays = check_int("plays", plays, lo=0)
         self.voids = VoidsBelief(game, max_tables=max_tables, shuffle=shuffle)
         self.last_ess = math.nan
         self.reset()
@@ -64,12 +85,12 @@ class SIRBelief(Belief):
 
     def sample_many(self, view: View, n: int, rng: np.random.Generator) -> np.ndarray:
         """``n`` worlds int64[n, state_size]: the view's pool resampled by weight."""
-        bids = self.bid_templates(view) if self.policy is not None else []
-        if not bids:
+        decisions = self.decision_templates(view) if self.policy is not None else []
+        if not decisions:
             return self.voids.sample_many(view, n, rng)
         if self._pool[0] != view.key:
             worlds = self.voids.sample_many(view, self.candidates, rng)
-            logw = self.log_weights(worlds, bids)
+            logw = self.log_weights(worlds, decisions)
             w = np.exp(logw - logw.max())
             p = w / w.sum()
             self.last_ess = float(1.0 / np.sum(p * p))
@@ -77,37 +98,47 @@ class SIRBelief(Belief):
         _, worlds, p = self._pool
         return worlds[rng.choice(len(worlds), size=n, p=p)]
 
-    def bid_templates(self, view: View) -> list[tuple[int, int, np.ndarray, np.ndarray]]:
-        """The other seats' bids in ``view``'s history: (seat, action, template
-        float32[tensor_size] with the hand entries zeroed, legal mask bool[num_actions]),
-        in bid order (cached per seat and public bidding)."""
+    def decision_templates(self, view: View) -> list[Decision]:
+        """The other seats' bids in ``view``'s history, then their last ``plays`` card
+        plays, as `Decision` templates in history order (cached per seat and public
+        history)."""
+        _, _, dealer, tcard, bids, plays = parse_view(view)
         if not self.game.params.get("bidding"):
+            bids = ()
+        others = [i for i, (p, _) in enumerate(plays) if p != view.player]
+        last = others[len(others) - self.plays:] if self.plays else []
+        if not bids and not last:
             return []
-        _, _, dealer, tcard, bids, _ = parse_view(view)
-        if not bids:
-            return []
-        key = (view.player, dealer, tcard, bids)
+        key = (view.player, dealer, tcard, bids, tuple(plays[:last[-1] + 1]) if last else ())
         if key not in self._templates:
             _trim(self._templates)
-            self._templates[key] = self._find_templates(view)
+            self._templates[key] = self._find_templates(view, len(bids), set(last))
         return self._templates[key]
 
-    def _find_templates(self, view: View) -> list:
+    def _find_templates(self, view: View, n_bids: int, plays: set[int]) -> list[Decision]:
         """Replay the history in one consistent world (the max-flow one: its hands are
-        written over, and everything else in a bid's view is public)."""
+        written over, and everything else in a decision's view is public)."""
         g, out = self.game, []
         world = self.voids.construct(view)
         hand_entries = self._hand_entries()
+        k = -1 - n_bids  # index of the next card play (bids come first)
 
         def visit(state, action):
+            nonlocal k
+            k += 1
             p = state.current_player()
-            if p != view.player and action >= g.num_cards:
-                v = state.view(p)
-                row = np.asarray(v.tensor(), dtype=np.float32).reshape(-1).copy()
-                row[hand_entries] = 0.0
-                mask = np.zeros(g.num_actions, dtype=np.bool_)
-                mask[list(v.legal_actions)] = True
-                out.append((p, int(action), row, mask))
+            if p == view.player or (action < g.num_cards and k not in plays):
+                return
+            v = state.view(p)
+            row = np.asarray(v.tensor(), dtype=np.float32).reshape(-1).copy()
+            row[hand_entries] = 0.0
+            mask = np.zeros(g.num_actions, dtype=np.bool_)
+            mask[list(v.legal_actions)] = True
+            d = state.data
+            before = int(d[K.INIT + p]) & ~int(d[K.HAND + p])  # cards p has played
+            led = -1 if d[K.POS] == 0 or action >= g.num_cards else \
+                int(g.kparams[K.K_SUITOF + d[K.PLAYS + d[K.NPLAYED] - d[K.POS]]])
+            out.append(Decision(p, int(action), row, mask, action < g.num_cards, before, led))
 
         replay(g, view, world.data[K.INIT:K.INIT + g.num_players], visit)
         return out
@@ -117,36 +148,46 @@ class SIRBelief(Belief):
         c, ti = self.game.num_cards, int(self.game.kparams[K.K_T_INIT])
         return np.concatenate([np.arange(c), ti + np.arange(c)])
 
-    def bid_rows(self, worlds: np.ndarray, bids: list) -> tuple[np.ndarray, np.ndarray]:
-        """(float32[D * M, tensor_size], bool[D * M, num_actions]): the bidder's view at
-        each of the ``D`` bids in each of the ``M`` worlds, bid-major. At its bid a seat
-        holds its whole initial hand, so hand and initial hand are the same cards."""
+    def decision_rows(self, worlds: np.ndarray,
+                      decisions: list[Decision]) -> tuple[np.ndarray, np.ndarray]:
+        """(float32[D * M, tensor_size], bool[D * M, num_actions]): the deciding seat's
+        view at each of the ``D`` decisions in each of the ``M`` worlds, decision-major.
+        Its hand is its initial hand less the cards it had played; a play's legal
+        moves are that hand's cards of the led suit, or the whole hand."""
         g, m = self.game, len(worlds)
         c, ti = g.num_cards, int(g.kparams[K.K_T_INIT])
-        rows = np.empty((len(bids), m, g.tensor_size), dtype=np.float32)
-        masks = np.empty((len(bids), m, g.num_actions), dtype=np.bool_)
+        rows = np.empty((len(decisions), m, g.tensor_size), dtype=np.float32)
+        masks = np.empty((len(decisions), m, g.num_actions), dtype=np.bool_)
         cards = np.arange(c, dtype=np.int64)
-        for d, (p, _, row, mask) in enumerate(bids):
-            bits = ((worlds[:, K.INIT + p, None] >> cards) & 1).astype(np.float32)
-            rows[d] = row
-            rows[d, :, :c] = bits
-            rows[d, :, ti:ti + c] = bits
-            masks[d] = mask
+        suit = g.kparams[K.K_SUITOF:K.K_SUITOF + c]
+        for i, d in enumerate(decisions):
+            init = (worlds[:, K.INIT + d.seat, None] >> cards) & 1
+            hand = init & ~((d.before >> cards) & 1)
+            rows[i] = d.row
+            rows[i, :, :c] = hand
+            rows[i, :, ti:ti + c] = init
+            masks[i] = d.mask
+            if d.play:
+                legal = hand.astype(np.bool_)
+                follow = legal & (suit == d.led)
+                can = follow.any(axis=1, keepdims=True)
+                masks[i, :, :c] = np.where(can, follow, legal)
         return rows.reshape(-1, g.tensor_size), masks.reshape(-1, g.num_actions)
 
-    def log_weights(self, worlds: np.ndarray, bids: list) -> np.ndarray:
-        """float64[M]: log of the product of the policy's probabilities of the bids."""
-        rows, masks = self.bid_rows(worlds, bids)
+    def log_weights(self, worlds: np.ndarray, decisions: list[Decision]) -> np.ndarray:
+        """float64[M]: log of the product of the policy's probabilities of the actions
+        taken at ``decisions``."""
+        rows, masks = self.decision_rows(worlds, decisions)
         probs = np.asarray(self.policy.many(rows, masks), dtype=np.float64)
         if probs.shape != masks.shape or not np.all(np.isfinite(probs)):
             raise IszError(f"policy.many must return finite probabilities of shape "
                            f"{masks.shape}, got shape {probs.shape}")
-        m = len(worlds)
-        taken = np.array([a for _, a, _, _ in bids], dtype=np.int64)
-        pr = probs.reshape(len(bids), m, -1)[np.arange(len(bids)), :, taken]  # [D, M]
+        m, n = len(worlds), len(decisions)
+        taken = np.array([d.action for d in decisions], dtype=np.int64)
+        pr = probs.reshape(n, m, -1)[np.arange(n), :, taken]  # [D, M]
         with np.errstate(divide="ignore"):
             logw = np.log(pr).sum(axis=0)
         if not np.any(np.isfinite(logw)):
-            raise IszError("policy gives every candidate deal probability 0 for the bids "
-                           "taken: it must give every legal bid some probability")
+            raise IszError("policy gives every candidate deal probability 0 for the actions "
+                           "taken: it must give every legal action some probability")
         return logw

@@ -14,6 +14,7 @@ import torch
 import isz
 from isz.agents.network import NetworkEvaluator
 from isz.belief import SIRBelief, VoidsBelief, make_belief
+from isz.belief.tricks_constraints import parse_view
 from isz.games import tricks_kernel as K
 from isz.nn import ModelConfig, build_model
 from isz.search.evaluator import EvaluatorPolicy, UniformEvaluator, make_search_belief
@@ -48,6 +49,20 @@ class BidPolicy:
         return self.many(view.tensor().reshape(1, -1).astype(np.float32), mask)[0]
 
 
+class PlayPolicy(BidPolicy):
+    """`BidPolicy`'s bids; a legal card of rank r with weight ``2 ** r`` (high cards
+    first), so who holds which cards shows in the plays."""
+
+    def many(self, tensors, masks):
+        g = self.game
+        out = super().many(tensors, masks)
+        card = np.arange(g.num_actions) < g.num_cards
+        w = np.where(card, 2.0 ** (np.arange(g.num_actions) % g.ranks), 0.0) * masks
+        plays = (masks & card).any(axis=1)
+        out[plays] = (w / np.maximum(w.sum(axis=1, keepdims=True), 1e-300))[plays]
+        return out
+
+
 def bids_only(policy):
     """The reference's policy: ``policy`` at bids, weight 1 for every card play."""
     def weigh(view):
@@ -76,24 +91,45 @@ def test_law_matches_bid_weighted_posterior(three):
     assert 0.2 * 20_000 < b.last_ess < 20_000
 
 
+def test_with_plays_the_law_matches_the_play_weighted_posterior():
+    """plays=k weighs the other seats' k last card plays too: with every play weighed,
+    the law is the posterior weighted by the policy at every decision."""
+    game = isz.make_game("tricks", **THREE)
+    pol = PlayPolicy(game)
+    state, view, ref = find_views(game, 0, 10, 120, policy=pol)
+    others = [p for p, _ in parse_view(view)[5] if p != view.player]
+    assert len(others) >= 2  # card plays to weigh
+    b = SIRBelief(game, policy=pol, candidates=20_000, plays=len(others))
+    worlds = b.sample_many(view, 100_000, np.random.default_rng(1))
+    assert all_consistent(game, view, worlds)
+    assert tv(worlds, game, view, ref) <= 0.03
+    bids = SIRBelief(game, policy=pol, candidates=20_000).sample_many(
+        view, 100_000, np.random.default_rng(1))
+    assert tv(bids, game, view, ref) > 0.05  # the plays matter on this view
+
+
 def bidder_tensors(game, view, world):
-    """The other seats' bid-time tensors in ``world``, by the checked rules."""
-    out = []
+    """The other seats' tensors and legal masks at their decisions in ``world``, by the
+    checked rules: bids, then card plays."""
+    bids, plays = [], []
 
     def record(v):
-        if min(v.legal_actions) >= game.num_cards:
-            out.append(np.asarray(v.tensor(), dtype=np.float32).reshape(-1))
+        mask = np.zeros(game.num_actions, dtype=np.bool_)
+        mask[list(v.legal_actions)] = True
+        row = (np.asarray(v.tensor(), dtype=np.float32).reshape(-1), mask)
+        (bids if min(v.legal_actions) >= game.num_cards else plays).append(row)
         return np.ones(game.num_actions)
 
     hands = [int(h) for h in world[K.INIT:K.INIT + game.num_players]]
     assert replay_world(game, view, hands, record) is not None
-    return out
+    return bids + plays
 
 
 @pytest.mark.parametrize("name,params", [("tricks", THREE), ("oh_hell", {})])
-def test_bid_rows_are_the_bidders_views(name, params):
-    """Template plus written-in hand = the bidder's own tensor, world by world, at
-    a decision of each phase (a later bid, and card play)."""
+def test_decision_rows_are_the_deciders_views(name, params):
+    """Template plus written-in hand = the deciding seat's own tensor and legal moves,
+    world by world, at a decision of each phase (a later bid, and card play), for its
+    bids and every card play of the other seats."""
     game = isz.make_game(name, **params)
     rng = np.random.default_rng(5)
     state, seen = game.new_initial_state(), set()
@@ -103,18 +139,18 @@ def test_bid_rows_are_the_bidders_views(name, params):
             acts = [a for a, _ in state.chance_outcomes()]
         else:
             view = state.view(p)
-            b = SIRBelief(game, policy=BidPolicy(game))
-            bids = b.bid_templates(view)
-            if bids:
+            b = SIRBelief(game, policy=BidPolicy(game), plays=100)
+            decisions = b.decision_templates(view)
+            if decisions:
                 seen.add(int(state.data[K.PHASE]))
                 worlds = b.voids.sample_many(view, 6, rng)
-                rows, masks = b.bid_rows(worlds, bids)
+                rows, masks = b.decision_rows(worlds, decisions)
                 for i, w in enumerate(worlds):
                     want = bidder_tensors(game, view, w)
-                    assert len(want) == len(bids)
-                    for d, t in enumerate(want):
+                    assert len(want) == len(decisions)
+                    for d, (t, m) in enumerate(want):
                         np.testing.assert_array_equal(rows[d * len(worlds) + i], t)
-                assert all(masks[d * len(worlds)].sum() >= 1 for d in range(len(bids)))
+                        np.testing.assert_array_equal(masks[d * len(worlds) + i], m)
             acts = state.legal_actions()
         state.apply_action(acts[rng.integers(len(acts))])
     assert seen == {K.PH_BID, K.PH_PLAY}
