@@ -10,7 +10,7 @@ private observation. The first layer is applied sparsely (information-state
 tensors are mostly zeros), so one evaluation costs about as much as a few
 random playouts.
 
-Weights (float32, from `isz.nn.world_value.WorldValueNet.export`):
+Weights (float32, from `research.world_value.net.WorldValueNet.export`):
 ``(W1[P*T, H], b1[H], W2[H, H], b2[H], W3[H, P], b3[P])``; the value of seat
 p is ``tanh(W3^T relu(W2^T relu(W1^T x + b1) + b2) + b3)[p]`` in [-1, 1] (the
 seat's return), and the search reads it as the score ``(v + 1) / 2``.

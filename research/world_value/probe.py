@@ -6,7 +6,7 @@ the true state at every decision and the final returns z, trains a
 against z for: zero, the world-value net, and the mean of k random playouts
 from the same true state (what so_ismcts's leaf would back up). One JSON line.
 
-    python research/world_value_probe.py --game oh_hell --belief voids --games 2000
+    python -m research.world_value.probe --game oh_hell --belief voids --games 2000
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ import torch
 import isz
 from isz.rng import new_rng
 from isz.search.playout import make_playout
-from isz.search.world_value import make_world_value
+from research.world_value.compiled import make_world_value
 
 
 def play_games(game, n: int, iterations: int, belief: str, seed: int):
@@ -66,7 +66,7 @@ def playout_means(game, states, k: int, seed: int) -> np.ndarray:
 
 
 def train_net(game, x, z, width: int, epochs: int, seed: int, wd: float = 1e-4):
-    from isz.nn.world_value import WorldValueNet
+    from research.world_value.net import WorldValueNet
     torch.manual_seed(seed)
     net = WorldValueNet(x.shape[1], game.num_players, width)
     opt = torch.optim.AdamW(net.parameters(), lr=1e-3, weight_decay=wd)
@@ -117,7 +117,7 @@ def main() -> None:
     y = z if lam == 1.0 else lam * z + (1 - lam) * playout_means(
         game, states, a.target_playouts, a.seed + 1)
     if a.compact:
-        from research import compact_world as cw
+        from research.world_value import compact_world as cw
         x = np.zeros((len(states), cw.size(game)), np.float32)
         cw.features(states, game.kparams, x)
     else:

@@ -1,6 +1,6 @@
 """PROTOTYPE: so_ismcts with world-value leaves against plain so_ismcts at equal time.
 
-    python research/world_value_match.py --game oh_hell --weights wv.npz --time 0.02
+    python -m research.world_value.match --game oh_hell --weights wv.npz --time 0.02
 """
 
 from __future__ import annotations
@@ -13,8 +13,8 @@ import numpy as np
 import isz
 from isz.agents.search_agents import SOISMCTSAgent
 from isz.evaluation.arena import match
-from isz.search.so_value import so_value_search
 from isz.types import seed_from
+from research.world_value.so_value import so_value_search
 
 
 class ValueSO(SOISMCTSAgent):

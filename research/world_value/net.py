@@ -2,12 +2,12 @@
 
 Input: float32 ``[B, P * S]``, the concatenation of every seat's
 information-state tensor in one world (``S = game.tensor_size``; built by
-`isz.search.world_value.make_world_value`'s ``world_features``). Output:
+`research.world_value.compiled.make_world_value`'s ``world_features``). Output:
 float32 ``[B, P]`` in [-1, 1], entry ``p`` = seat ``p``'s expected return
 (the units of `State.returns`), not relative to the player to move.
 
 A plain MLP (two ReLU layers, a tanh head) on purpose: the search kernels
-evaluate it in numba at every leaf (`isz.search.world_value`), so its
+evaluate it in numba at every leaf (`research.world_value.compiled`), so its
 exported weights must be the whole network.
 """
 

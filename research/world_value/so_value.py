@@ -3,8 +3,9 @@
 Same loop as `isz.search.so_ismcts.make_so_ismcts` (root PUCT on priors kept),
 but at the leaf, after chance is resolved, the backed-up scores are
 ``(1 - m) * world_scores + m * random playout`` (``m = leaf_mix``; m = 1 is
-plain so_ismcts). To be folded into the refactored kernel as a build-time
-variant.
+plain so_ismcts). Kept here as a research prototype, not in `isz.search`: at
+equal time these leaves did not pay (docs/results/tricks.md, docs/results/oh_hell.md),
+so the kernel did not take them as a variant.
 """
 
 from __future__ import annotations
@@ -21,8 +22,8 @@ from isz.search.playout import make_playout
 from isz.search.puct_select import select_puct
 from isz.search.so_ismcts import pick_action, select, untried_labels
 from isz.search.tree import LABEL, NONE, Tree, add_child, backprop, find_child
-from isz.search.world_value import make_world_value
 from isz.types import CHANCE, TERMINAL
+from research.world_value.compiled import make_world_value
 
 
 @functools.cache
