@@ -122,10 +122,10 @@ def test_training_evaluations_run_on_the_runs_ray(local_ray, tmp_path):
     CPU (the actors hold them): same scalars as the local pool's."""
     import torch
 
-    from isz.training.config import TrainConfig
     from isz.training.evaluation import evaluate
+    from tests.recipes import alphazero_config
 
-    cfg = TrainConfig()
+    cfg = alphazero_config()
     cfg.game.name = "tricks"
     cfg.search.simulations = 6
     cfg.trainer.eval_opponents = ["so_ismcts"]

@@ -11,10 +11,11 @@ from isz.evaluation import match
 from isz.nn.model import ModelConfig, build_model
 from isz.training.config import TrainConfig
 from isz.training.evaluation import evaluate, planner
+from tests.recipes import alphazero_config
 
 
 def _cfg(run_dir) -> TrainConfig:
-    cfg = TrainConfig()
+    cfg = alphazero_config()  # a PUCT planner: its simulations are the opponents' too
     cfg.game.name = "tricks"
     cfg.search.simulations = 6
     cfg.trainer.eval_opponents = ["random", "so_ismcts"]

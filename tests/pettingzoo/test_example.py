@@ -15,6 +15,6 @@ def test_a_trained_planner_beats_pettingzoo_random(capsys):
     assert result["games"] == 1000
     assert result["mean_return"] > 3 * result["se"]  # fixed seeds: training and games
     out = capsys.readouterr().out.splitlines()[-1]
-    assert out.startswith("kuhn_poker(): puct_ismcts(kuhn_poker(); 16 iterations a decision; "
+    assert out.startswith("kuhn_poker(): guided_so_ismcts(kuhn_poker(); 16 iterations a decision; "
                           "evaluator=NetworkEvaluator) vs PettingZoo random agents")
     assert f"mean return {result['mean_return']:+.3f}" in out
