@@ -19,6 +19,7 @@ from isz.nn.model import build_model
 from isz.selfplay import SelfPlayConfig, play
 from isz.selfplay.records import Positions
 from isz.training.learner import make_optimizer, train_step
+from isz.types import IszError
 
 
 def selfplay_speed(game_name: str, batch: int, games: int, simulations: int,
@@ -82,16 +83,18 @@ def train_speed(game_name: str, batch: int, device: str = "auto", steps: int = 5
             "value": round(steps / (time.perf_counter() - t), 1)}
 
 
+PLANNER_AGENTS = ("puct_ismcts", "guided_so_ismcts")  # the network planners a row can time
+
+
 def planner_speed(game_name: str, lanes: int, iterations: int = 256, reps: int = 5,
                   device: str = "auto", seed: int = 0, expand_after: int = 1,
                   leaf_mix: float = 0.0, tree: str = "mo",
-                  below_threshold: str = "playout", engine: str = "puct") -> dict:
+                  below_threshold: str = "playout", agent: str = "puct_ismcts") -> dict:
     """Median simulations/s of one decision of the network planner (default network),
     with ``lanes`` simulations in flight per network call (1 = one leaf per call),
     at the position `search_speed` uses, so the two rows compare side by side.
     ``expand_after``, ``leaf_mix``, ``tree``, ``below_threshold``: the planner
-    settings; ``engine``: ``puct`` (agent puct_ismcts) or ``so_ismcts`` (agent
-    guided_so_ismcts, which takes none of those settings). The row also records the
+    settings of ``agent`` ``puct_ismcts`` (``guided_so_ismcts`` takes none of them). The row also records the
     evaluator rows per simulation of the last decision (so_ismcts: one row a decision)."""
     from isz.bench.search import planner_position
 
@@ -100,10 +103,13 @@ def planner_speed(game_name: str, lanes: int, iterations: int = 256, reps: int =
     dev = resolve_device(device)
     torch.manual_seed(seed)
     ev = NetworkEvaluator(build_model(game), dev)
-    if engine == "so_ismcts":
-        agent = isz.make_agent("guided_so_ismcts", game, iterations=iterations, evaluator=ev)
+    if agent not in PLANNER_AGENTS:
+        raise IszError(f"planner agent {agent!r}: expected one of {', '.join(PLANNER_AGENTS)}")
+    name = agent
+    if name == "guided_so_ismcts":
+        agent = isz.make_agent(name, game, iterations=iterations, evaluator=ev)
     else:
-        agent = isz.make_agent("puct_ismcts", game, iterations=iterations, lanes=lanes,
+        agent = isz.make_agent(name, game, iterations=iterations, lanes=lanes,
                                evaluator=ev, expand_after=expand_after, leaf_mix=leaf_mix,
                                tree=tree, below_threshold=below_threshold)
     view = planner_position(game, seed)
@@ -114,7 +120,7 @@ def planner_speed(game_name: str, lanes: int, iterations: int = 256, reps: int =
         t = time.perf_counter()
         agent.act(view, np.random.default_rng(seed + r))
         rates.append(iterations / (time.perf_counter() - t))
-    if engine == "puct":
+    if name == "puct_ismcts":
         batch = agent._search(agent.check_view(view), np.random.default_rng(seed))
         per_sim = batch.evaluations / batch.simulations
     else:
@@ -122,7 +128,7 @@ def planner_speed(game_name: str, lanes: int, iterations: int = 256, reps: int =
     return {"bench": "planner_speed", "impl": "isz", "game": game_name, "device": str(dev),
             "lanes": lanes, "iterations": iterations, "expand_after": expand_after,
             "leaf_mix": leaf_mix, "tree": tree, "below_threshold": below_threshold,
-            "engine": engine, "metric": "simulations_per_s",
+            "agent": name, "metric": "simulations_per_s",
             "value": round(float(np.median(rates))), "min": round(min(rates)),
             "max": round(max(rates)),
             "evaluations_per_simulation": round(per_sim, 4)}

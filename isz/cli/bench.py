@@ -30,7 +30,7 @@ AGENTS = ["so_ismcts", "mo_ismcts", "pimc", "cheat_uct"]
 
 def planner_rows(games: list[str], lanes: str, device: str, expand_after: str = "1",
                  leaf_mix: float = 0.0, tree: str = "mo", iterations: int = 256,
-                 below_threshold: str = "playout", engine: str = "puct"):
+                 below_threshold: str = "playout", agent: str = "puct_ismcts"):
     """One decision of the planner at each ``lanes`` and expansion threshold
     (``expand_after``, comma list) next to rollout so_ismcts at the same position,
     and the ratio planner simulations/s : so_ismcts iterations/s."""
@@ -46,7 +46,7 @@ def planner_rows(games: list[str], lanes: str, device: str, expand_after: str = 
                 row = speed_nn.planner_speed(game, n, iterations, device=device,
                                              expand_after=e, leaf_mix=leaf_mix, tree=tree,
                                              below_threshold=below_threshold,
-                                             engine=engine)
+                                             agent=agent)
                 row["ratio_to_so_ismcts"] = round(row["value"] / so["value"], 5)
                 yield row
 
@@ -67,8 +67,9 @@ def main(argv=None) -> int:
     ap.add_argument("--planner-tree", default="mo", help="tree of the planner rows: mo, so")
     ap.add_argument("--planner-below-threshold", default="playout",
                     help="below_threshold of the planner rows: playout, search")
-    ap.add_argument("--planner-engine", default="puct",
-                    help="engine of the planner rows: puct, so_ismcts")
+    ap.add_argument("--planner-agent", default="puct_ismcts",
+                    choices=("puct_ismcts", "guided_so_ismcts"),
+                    help="the agent of the planner rows")
     ap.add_argument("--planner-iterations", type=int, default=256,
                     help="simulations of one planner decision")
     ap.add_argument("--device", default="auto", help="device of the network rows")
@@ -119,7 +120,7 @@ def main(argv=None) -> int:
         for row in planner_rows(a.planner_games.split(","), a.planner_lanes, a.device,
                                 a.planner_expand_after, a.planner_leaf_mix, a.planner_tree,
                                 a.planner_iterations, a.planner_below_threshold,
-                                a.planner_engine):
+                                a.planner_agent):
             emit(row)
     if "nn" in sections:
         for b in map(int, a.nn_batches.split(",")):

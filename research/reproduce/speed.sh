@@ -58,7 +58,7 @@ planner_modes() {  # one decision of each planner mode (tricks, Oh Hell; 1,000 s
       >> docs/results/speed/bench_planner_modes.jsonl
   done
   $PY scripts/bench.py --only planner --planner-games tricks,oh_hell --planner-lanes 16 \
-    --planner-iterations 1000 --planner-engine so_ismcts >> docs/results/speed/bench_planner_modes.jsonl
+    --planner-iterations 1000 --planner-agent guided_so_ismcts >> docs/results/speed/bench_planner_modes.jsonl
 }
 
 openspiel() {
