@@ -94,8 +94,9 @@ def planner_speed(game_name: str, lanes: int, iterations: int = 256, reps: int =
     with ``lanes`` simulations in flight per network call (1 = one leaf per call),
     at the position `search_speed` uses, so the two rows compare side by side.
     ``expand_after``, ``leaf_mix``, ``tree``, ``below_threshold``: the planner
-    settings of ``agent`` ``puct_ismcts`` (``guided_so_ismcts`` takes none of them). The row also records the
-    evaluator rows per simulation of the last decision (so_ismcts: one row a decision)."""
+    settings of ``agent`` ``puct_ismcts`` (``guided_so_ismcts`` takes none of them).
+    The row also records the evaluator rows per simulation of the last decision
+    (guided_so_ismcts: one row a decision)."""
     from isz.bench.search import planner_position
 
     torch.set_num_threads(1)
