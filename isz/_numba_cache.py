@@ -14,12 +14,26 @@ same code closing over the same functions gets the same key in every process.
 Two dispatchers with the same derived uuid compute the same thing, so numba's
 uuid memo (used only to de-duplicate unpickled dispatchers) may hand out either.
 If numba's internals change shape, `install` leaves numba untouched.
+
+`use_source_keyed_dir` fixes the other half: numba stamps a cached function with
+its own file only, so a kernel that calls a compiled helper from another file
+(`isz.rng.rand_below`, a game's rules) kept running the helper's old machine
+code after that file changed. The cache therefore lives in a folder named by a
+digest of every compiled source of isz and numba's version:
+``$ISZ_CACHE_DIR`` (default ``$XDG_CACHE_HOME/isz``, i.e. ``~/.cache/isz``)
+``/numba-<digest>``. Changed code gets a fresh folder; the few most recently
+used folders are kept, and any other not used for a week is removed. A
+``NUMBA_CACHE_DIR`` set by the user is left alone.
 """
 
 from __future__ import annotations
 
 import hashlib
+import os
+import shutil
+import time
 import types
+from pathlib import Path
 
 import numpy as np
 
@@ -74,4 +88,61 @@ def install() -> None:
     _MemoMixin._isz_stable_uuid = True
 
 
+# what compiled code is built from: a change in any of these may change a kernel
+COMPILED_SOURCES = ("games", "search", "belief", "rng.py", "types.py", "_numba_cache.py")
+KEEP_DIRS = 8  # cache folders of other source versions always kept (branches, worktrees)
+KEEP_DAYS = 7  # beyond those, a folder unused this long is removed
+
+
+def source_digest(package: Path, numba_version: str) -> str:
+    """sha256 (16 hex digits) of numba's version and every ``*.py`` of
+    `COMPILED_SOURCES` under ``package`` (paths and bytes, in sorted order)."""
+    h = hashlib.sha256(numba_version.encode())
+    for name in COMPILED_SOURCES:
+        root = package / name
+        for f in sorted(root.rglob("*.py")) if root.is_dir() else [root]:
+            if f.is_file():
+                h.update(f.relative_to(package).as_posix().encode() + b"\x00")
+                h.update(f.read_bytes() + b"\x00")
+    return h.hexdigest()[:16]
+
+
+def cache_root() -> Path:
+    """Where isz keeps its numba caches: ``$ISZ_CACHE_DIR`` or ``$XDG_CACHE_HOME/isz``."""
+    if os.environ.get("ISZ_CACHE_DIR"):
+        return Path(os.environ["ISZ_CACHE_DIR"])
+    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "isz"
+
+
+def prune(root: Path, current: Path, keep: int = KEEP_DIRS, days: float = KEEP_DAYS) -> None:
+    """Remove the ``numba-*`` folders besides ``current`` that are neither among the
+    ``keep`` most recently used nor used in the last ``days`` days."""
+    others = [d for d in root.glob("numba-*") if d.is_dir() and d != current]
+    others.sort(key=lambda d: d.stat().st_mtime, reverse=True)
+    cutoff = time.time() - days * 86400
+    for d in others[keep:]:
+        if d.stat().st_mtime < cutoff:
+            shutil.rmtree(d, ignore_errors=True)
+
+
+def use_source_keyed_dir() -> None:
+    """Point numba's cache at ``cache_root()/numba-<source_digest>`` (once a process;
+    untouched when the user set ``NUMBA_CACHE_DIR`` or the folder cannot be made)."""
+    from numba import __version__
+    from numba.core import config
+
+    if os.environ.get("NUMBA_CACHE_DIR") or config.CACHE_DIR:
+        return
+    root = cache_root()
+    folder = root / f"numba-{source_digest(Path(__file__).parent, __version__)}"
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        os.utime(folder)  # most recently used
+        prune(root, folder)
+    except OSError:
+        return  # numba falls back to the __pycache__ next to each source
+    config.CACHE_DIR = str(folder)
+
+
+use_source_keyed_dir()
 install()
