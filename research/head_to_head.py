@@ -1,0 +1,71 @@
+"""Do two trained checkpoints (two runs, or two generations) differ in strength at equal
+time per move, at one table with rollout baselines?
+
+Each ``--planner LABEL=PATH[,key=value...]`` seat is that checkpoint's planner with
+its recorded settings and the given knobs on top (``agent=guided_so_ismcts``,
+``belief=sir``, ...); ``--baseline NAME[,key=value...]`` seats are registered agents.
+Every seat gets ``--time`` seconds a decision. Prints the match table and the paired
+differences; writes the JSON result (and resumes from its journal if interrupted).
+
+    python -m research.head_to_head --game oh_hell --time 0.02 --deals 1000 \\
+        --planner new=runs/oh_hell/checkpoints/last.pt \\
+        --planner old=runs/old/checkpoints/last.pt,agent=guided_so_ismcts,belief=sir \\
+        --baseline so_ismcts,belief=voids --output h2h.json
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+from isz.evaluation.arena import play_match
+from isz.evaluation.journal import resumable
+from isz.evaluation.pool import LocalPool
+from isz.evaluation.spec import PLANNER, MatchSpec, SeatSpec
+from isz.fs import write_json_atomic
+
+
+def _knobs(items: list[str]) -> dict:
+    out = {}
+    for item in items:
+        key, _, value = item.partition("=")
+        out[key] = json.loads(value) if value[:1] in "0123456789-[{tn" else value
+    return out
+
+
+def seat(text: str, time: float, planner: bool) -> SeatSpec:
+    """A seat from ``LABEL=PATH,k=v,...`` (planner) or ``NAME,k=v,...`` (baseline)."""
+    head, *rest = text.split(",")
+    knobs = {"time_budget": time, "iterations": None, **_knobs(rest)}
+    if planner:
+        label, _, path = head.partition("=")
+        return SeatSpec(PLANNER, knobs, checkpoint=str(Path(path).resolve()), label=label)
+    return SeatSpec(head, knobs)
+
+
+def main(argv: list[str] | None = None) -> dict:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--game", required=True)
+    ap.add_argument("--planner", action="append", default=[], metavar="LABEL=PATH[,k=v]")
+    ap.add_argument("--baseline", action="append", default=[], metavar="NAME[,k=v]")
+    ap.add_argument("--time", type=float, default=0.02)
+    ap.add_argument("--deals", type=int, default=300)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--output", required=True)
+    a = ap.parse_args(argv)
+    seats = tuple([seat(p, a.time, True) for p in a.planner]
+                  + [seat(b, a.time, False) for b in a.baseline])
+    spec = MatchSpec(a.game, seats, a.deals, a.seed)
+    with resumable(a.output, spec.key()) as journal:
+        result = play_match(spec, LocalPool(a.workers), journal=journal)
+        payload = {"seats": [s.__dict__ for s in seats], "time": a.time, "seed": a.seed,
+                   "result": result.to_dict()}
+        write_json_atomic(Path(a.output), payload)
+    print(result.table())
+    return payload
+
+
+if __name__ == "__main__":
+    main()
