@@ -33,8 +33,8 @@ def test_time_budget_alone_has_no_iteration_cap():
     t0 = time.perf_counter()
     agent.act(view, np.random.default_rng(1))
     spent = time.perf_counter() - t0
-    assert spent >= 0.045
-    assert agent.last_simulations > ROLLOUT_DEFAULT
+    assert spent >= 0.045  # the old cap stopped it after about 4 ms
+    assert agent.last_simulations != ROLLOUT_DEFAULT
 
 
 @pytest.mark.parametrize("name", ["so_ismcts", "mo_ismcts", "pimc", "puct_ismcts",
@@ -43,6 +43,7 @@ def test_both_given_stop_at_whichever_comes_first(name):
     game, view = _kuhn_view()
     agent = isz.make_agent(name, game, time_budget=30.0, iterations=64)
     assert "30 s or 64 iterations a decision, whichever comes first" in agent.describe()
+    agent.act(view, np.random.default_rng(1))  # compiled (a cold cache takes tens of s)
     t0 = time.perf_counter()
     agent.act(view, np.random.default_rng(0))
     assert time.perf_counter() - t0 < 30 and agent.last_simulations <= 64
@@ -74,8 +75,12 @@ def test_load_planner_time_budget_ignores_the_recorded_simulations(tmp_path):
     timed = isz.load_planner(path, device="cpu", time_budget=0.2)
     assert timed.iterations is None and timed.cfg.c_puct == 2.0
     assert "no iteration cap" in repr(timed)
+    timed.act(view, np.random.default_rng(1))  # compiled
+    t0 = time.perf_counter()
     timed.act(view, np.random.default_rng(0))
-    assert timed.last_simulations > 32
+    # it searched until the time was spent, not 32 simulations (a few ms): the number
+    # it reaches in 0.2 s depends on the machine's load, the time spent does not
+    assert time.perf_counter() - t0 >= 0.19
     both = isz.load_planner(path, device="cpu", time_budget=0.05, iterations=16)
     assert (both.iterations, both.time_budget) == (16, 0.05)
     assert "whichever comes first" in repr(both)
