@@ -14,6 +14,12 @@ Every other entry keeps ``z``, and so does every value-only row, unless
 of that seat's next decision. The final return is
 shared by all ~100 rows of a game and is what a value head can memorise; ``q``
 differs from decision to decision.
+
+A row of another hand (``all_hands``: an information set of the acting seat that
+it does not hold, searched at the same public state) has no final return of its
+own: its value target is fixed when it is recorded (``value``: its search's
+value ``v``, the seat's own entry; the other seats share ``-v`` equally, as in a
+zero-sum game) and no mix changes it.
 """
 
 from __future__ import annotations
@@ -57,17 +63,24 @@ class GameRecord:
     policies: list = field(default_factory=list)
     players: list = field(default_factory=list)
     root_values: list = field(default_factory=list)  # the searcher's q per row (nan: none)
+    fixed_values: list = field(default_factory=list)  # another hand's value target (nan: z)
     returns: np.ndarray | None = None
 
     def add(self, tensor: np.ndarray, mask: np.ndarray, policy: np.ndarray, player: int,
-            root_value: float = float("nan")):
+            root_value: float = float("nan"), value: float = float("nan")):
         """One row; ``root_value``: the acting ``player``'s search value q in [-1, 1]
-        (nan for a value-only row)."""
+        (nan for a value-only row); ``value``: a fixed value target in [-1, 1] for
+        ``player`` instead of the final return (another hand's row; nan: none)."""
         self.tensors.append(tensor.reshape(-1))
         self.masks.append(mask)
         self.policies.append(policy)
         self.players.append(player)
         self.root_values.append(root_value)
+        self.fixed_values.append(value)
+
+    def fixed_rows(self) -> np.ndarray:
+        """bool[N]: the rows whose value target was fixed when recorded."""
+        return ~np.isnan(np.asarray(self.fixed_values, dtype=np.float64))
 
     def positions(self, value_target_q: float = 0.0, q_rows: str = "decisions") -> Positions:
         """The rows as `Positions`; value targets ``z``, the own entry of some rows
@@ -88,6 +101,12 @@ class GameRecord:
             rows = np.flatnonzero(~np.isnan(q))
             z = returns[rows, players[rows]].astype(np.float64)
             returns[rows, players[rows]] = (1.0 - value_target_q) * z + value_target_q * q[rows]
+        fixed = np.flatnonzero(self.fixed_rows())
+        if len(fixed):
+            v = np.asarray(self.fixed_values, dtype=np.float32)[fixed]
+            others = max(returns.shape[1] - 1, 1)
+            returns[fixed] = (-v / others)[:, None]
+            returns[fixed, players[fixed]] = v
         return Positions(np.asarray(self.tensors, dtype=np.float32).reshape(n, -1),
                          np.asarray(self.masks, dtype=np.bool_),
                          np.asarray(self.policies, dtype=np.float32),

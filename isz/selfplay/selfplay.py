@@ -13,7 +13,10 @@ final return with its search's root value (`isz.selfplay.records`); with
 ``puct.rollouts`` the leaves are random playouts (uniform priors, no network);
 with ``teacher = "so_ismcts"`` every move is searched by rollout SO-ISMCTS
 instead and the network distils it, with ``teacher = "planner"`` by that search
-led at its root by the network's priors (`isz.selfplay.teacher`).
+led at its root by the network's priors (`isz.selfplay.teacher`). With ``all_hands``
+every other hand the acting seat could hold at the same public state is searched
+in the same batch and recorded too (`isz.selfplay.hands`), with its search's
+value as its value target; the game goes on from the hand held only.
 """
 
 from __future__ import annotations
@@ -30,6 +33,7 @@ from isz.games.base import Game, State
 from isz.search.evaluator import Evaluator, make_search_belief
 from isz.search.puct_driver import PUCTBatch, PUCTConfig
 from isz.selfplay.filter_stats import FilterStats, is_filter
+from isz.selfplay.hands import hand_value, public_states
 from isz.selfplay.records import GameRecord, Positions
 from isz.selfplay.teacher import TEACHERS, noisy_priors, teacher_search
 from isz.settings import Group, Setting
@@ -43,13 +47,14 @@ from isz.settings.search import (
     TEMPERATURE_MOVES,
 )
 from isz.settings.training import (
+    ALL_HANDS,
     PARALLEL_GAMES,
     TEACHER,
     TEACHER_ITERATIONS,
     VALUE_TARGET_Q,
     VALUE_TARGET_Q_ROWS,
 )
-from isz.types import seed_from
+from isz.types import IszError, seed_from
 
 SELFPLAY_RUN = Group(
     "SelfPlayConfig", "Self-play settings of one iteration (isz.training.loop builds them "
@@ -58,7 +63,7 @@ SELFPLAY_RUN = Group(
      # the classic recipe's defaults here (a run passes every value; tests build it bare)
      MIRROR_ALPHA, VALUE_TARGET_Q.but(default=0.0),
      VALUE_TARGET_Q_ROWS.but(default="decisions"), TEACHER.but(default="none"),
-     TEACHER_ITERATIONS, COMMON_WORLDS,
+     TEACHER_ITERATIONS, COMMON_WORLDS, ALL_HANDS,
      Setting("puct", object, PUCTConfig(dirichlet_eps=0.25), "the search's settings "
              "(isz.settings.search.PUCT_KERNEL), root noise on")])
 SelfPlayConfig = SELFPLAY_RUN.dataclass("SelfPlayConfig", __name__, frozen=True)
@@ -67,7 +72,8 @@ SelfPlayConfig = SELFPLAY_RUN.dataclass("SelfPlayConfig", __name__, frozen=True)
 @dataclass
 class SelfPlayStats:
     games: int = 0
-    positions: int = 0
+    positions: int = 0  # searched decisions (with all_hands: the other hands' too)
+    other_hands: int = 0  # of them, the all_hands rows of hands not held
     seconds: float = 0.0
     evaluations: int = 0
     batch_fill: float = 0.0  # mean fraction of slots evaluated per step
@@ -126,6 +132,8 @@ def play(game: Game, evaluator: Evaluator, cfg: SelfPlayConfig, games: int,
         raise ValueError(f"unknown teacher {cfg.teacher!r}; known: {', '.join(TEACHERS)}")
     if cfg.teacher != "none" and cfg.target != "visits":
         raise ValueError(f"a teacher's target is its visits, not {cfg.target!r}")
+    if cfg.all_hands:
+        _check_all_hands(game, cfg)
     t0 = time.perf_counter()
     stats = SelfPlayStats()
     started, records, fills, finals = 0, [], [], []
@@ -145,6 +153,9 @@ def play(game: Game, evaluator: Evaluator, cfg: SelfPlayConfig, games: int,
                 records.append(slot.record.positions(cfg.value_target_q,
                                                       cfg.value_target_q_rows))
                 finals.append(np.repeat(slot.record.returns[None], len(records[-1]), axis=0))
+                fixed = slot.record.fixed_rows()  # other hands: no z, their target instead
+                finals[-1][fixed] = records[-1].returns[fixed]
+                stats.other_hands += int(fixed.sum())
                 stats.games += 1
                 if progress:
                     progress(1)
@@ -165,6 +176,18 @@ def play(game: Game, evaluator: Evaluator, cfg: SelfPlayConfig, games: int,
     # decisions searched (value-only rows of the other seats are not counted)
     stats.positions = int(np.count_nonzero(pos.policies.sum(axis=1) > 0))
     return pos, stats
+
+
+def _check_all_hands(game: Game, cfg: SelfPlayConfig) -> None:
+    """`IszError` unless ``all_hands`` can run: the posterior belief (any view's worlds)
+    and a game small enough to find its public states."""
+    name = cfg.belief if isinstance(cfg.belief, str) else cfg.belief.get("name")
+    if name != "posterior":
+        raise IszError(f"all_hands needs the posterior belief (the other hands' worlds), "
+                       f"not {name!r}")
+    if cfg.teacher != "none":
+        raise IszError(f"all_hands searches with PUCT, not teacher {cfg.teacher!r}")
+    public_states(game)
 
 
 def _add_value_views(game: Game, slot: _Slot, actor: int) -> None:
@@ -211,24 +234,39 @@ def _root_masks(game: Game, views) -> np.ndarray:
 
 def _move_all(game, evaluator, cfg, live: list[_Slot], rng, stats,
               magnet: Evaluator | None = None) -> float:
-    """One searched move in every live slot; returns the mean batch fill."""
+    """One searched move in every live slot; returns the mean batch fill.
+
+    With ``cfg.all_hands`` the slots' other hands (views ``n..``, ``owner`` their
+    slot) are searched in the same batch, after the views held."""
     views = [s.state.view(s.state.current_player()) for s in live]
+    n = len(live)
+    owner = list(range(n))
+    if cfg.all_hands:
+        hands = public_states(game)
+        for b in range(n):
+            others = hands.other_hands(views[b])
+            views += others
+            owner += [b] * len(others)
     masks = _root_masks(game, views)
     rho = None
     if magnet is not None:  # the magnet's policy at every root, in one call
         tensors = np.stack([v.tensor().reshape(-1) for v in views]).astype(np.float32)
         rho, _ = magnet.evaluate(tensors, masks)
-    worlds = np.stack([root_worlds(cfg, v, lambda n, s=s, v=v: _worlds(s, v, n, rng, stats))
-                       for s, v in zip(live, views, strict=True)])
+    worlds = np.stack([root_worlds(cfg, v, lambda k, s=live[o], v=v: _worlds(s, v, k, rng,
+                                                                               stats))
+                       for o, v in zip(owner, views, strict=True)])
     _diagnose(live[0], views[0], stats)
     batch = search_roots(game, evaluator, cfg, views, worlds, rng)
     stats.evaluations += batch.evaluations
-    for b, (slot, view) in enumerate(zip(live, views, strict=True)):
-        pi = batch.target_policy(b, cfg.target, cfg.mirror_eta, cfg.mirror_alpha,
-                                 None if rho is None else rho[b]).astype(np.float32)
-        _record_and_move(game, cfg, slot, view, masks[b], pi, batch.root_value(b), rng)
-    n = len(live)
-    return float(np.mean(batch.leaf_batches)) / n if batch.leaf_batches else 0.0
+    pis = [batch.target_policy(b, cfg.target, cfg.mirror_eta, cfg.mirror_alpha,
+                               None if rho is None else rho[b]).astype(np.float32)
+           for b in range(len(views))]
+    for b in range(n, len(views)):  # other hands first: the slot moves on below
+        live[owner[b]].record.add(views[b].tensor(), masks[b], pis[b], views[b].player,
+                                  value=hand_value(batch.root_stats(b), pis[b]))
+    for b, (slot, view) in enumerate(zip(live, views[:n], strict=True)):
+        _record_and_move(game, cfg, slot, view, masks[b], pis[b], batch.root_value(b), rng)
+    return float(np.mean(batch.leaf_batches)) / len(views) if batch.leaf_batches else 0.0
 
 
 def root_worlds(cfg: SelfPlayConfig, view, sample: Callable[[int], np.ndarray]) -> np.ndarray:

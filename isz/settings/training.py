@@ -97,6 +97,11 @@ TEACHER = Setting("teacher", str, "planner", "none: self-play searches with the 
                   "which the run then records", choices=_teachers)
 TEACHER_ITERATIONS = Setting("teacher_iterations", int, 1000, "the teacher's iterations per "
                              "move", lo=1)
+ALL_HANDS = Setting(
+    "all_hands", bool, False, "at each decision also search every other information set of "
+    "the acting seat at the same public state (each hand it could hold; worlds from that "
+    "view's posterior) and record each as a position: its policy target, and as value "
+    "target its search's value (belief posterior; a game small enough to enumerate)")
 SELFPLAY = Group("selfplay", "Self-play: games, actors, value targets, teacher", [
     PARALLEL_GAMES,
     Setting("games_per_iteration", int, 256, "games played per training iteration", lo=1),
@@ -110,7 +115,7 @@ SELFPLAY = Group("selfplay", "Self-play: games, actors, value targets, teacher",
     Setting("rollout_iterations", int, 0, "first iterations whose self-play searches with "
             "random playouts and uniform priors (no network): q informative from the start",
             lo=0),
-    TEACHER, TEACHER_ITERATIONS,
+    TEACHER, TEACHER_ITERATIONS, ALL_HANDS,
 ])
 TRAINER = Group("trainer", "Learning, evaluation, checkpoints, actors", [
     Setting("iterations", int, 40, "self-play + learning rounds", lo=1),
@@ -247,6 +252,12 @@ TRAIN_RULES = (
          "must be 0 (it would do nothing)",
          lambda c: c.selfplay.teacher != "none" and c.selfplay.rollout_iterations > 0,
          ("selfplay.teacher", "selfplay.rollout_iterations")),
+    Rule("selfplay.all_hands=true needs belief.name=posterior: the other hands' worlds come "
+         "from their own exact posterior", lambda c: c.selfplay.all_hands and
+         c.belief.name != "posterior", ("belief.name",)),
+    Rule("selfplay.all_hands=true needs selfplay.teacher=none: the teacher searches the "
+         "hand held only", lambda c: c.selfplay.all_hands and c.selfplay.teacher != "none",
+         ("selfplay.teacher",)),
     Rule("trainer.average_from must not be past trainer.iterations: the average would never "
          "start (0 turns it off)",
          lambda c: c.trainer.average_from > c.trainer.iterations,
