@@ -10,8 +10,10 @@ network batch), the search's ``c_puct``, ``fpu``, ``tree``, ``opponents``,
 ``final`` (``most_visits``, ``visit_distribution``, or ``mirror``: the improved
 policy ``softmax(log P + mirror_eta * q)`` of `PUCTBatch.mirror_policy`, played
 mixed), ``worlds`` (at most K worlds a decision, for a belief whose worlds are
-dear) and ``evaluator`` (None: knowledge-free, uniform priors and random
-rollouts). `isz.load_planner(path)` builds one from a checkpoint.
+dear), ``common_worlds`` (every root move searched in the same worlds, laid out
+as self-play does: `isz.selfplay.root_worlds`) and ``evaluator`` (None:
+knowledge-free, uniform priors and random rollouts). `isz.load_planner(path)`
+builds one from a checkpoint.
 """
 
 from __future__ import annotations
@@ -68,6 +70,8 @@ class PUCTAgent(ConfiguredAgent):
         self.evaluator = k["evaluator"]
         self.final = k["final"]
         self.max_worlds = k["worlds"]
+        self.common_worlds = k["common_worlds"]
+        self._distinct = None  # common_worlds: the distinct worlds of this decision
         self.last_stats: dict[int, tuple[int, float]] = {}
         self.last_simulations = 0
 
@@ -96,7 +100,7 @@ class PUCTAgent(ConfiguredAgent):
         ``worlds`` of them; the belief's sampling counts against the budget.
         """
         t0 = time.perf_counter()
-        worlds = self.belief.sample_many(view, self._more_worlds(0), rng)[None]
+        worlds = self._worlds(view, 0, self._more_worlds(0), rng)[None]
         batch = PUCTBatch(self.game, self.cfg, worlds, [view.player], seed_from(rng),
                           lanes=self.lanes)
         for k, active in batch.waves(self.evaluator, self.iterations):
@@ -107,10 +111,26 @@ class PUCTAgent(ConfiguredAgent):
                 break
             have = batch.worlds.shape[1]
             if k + active + self.lanes > have and self._more_worlds(have):
-                batch.add_worlds(self.belief.sample_many(view, self._more_worlds(have),
-                                                         rng)[None])
+                batch.add_worlds(self._worlds(view, have, self._more_worlds(have), rng)[None])
         self.last_simulations = batch.simulations
         return batch
+
+    def _worlds(self, view: View, start: int, count: int, rng) -> np.ndarray:
+        """Worlds of simulations ``start .. start + count - 1``: int64[count, state_size].
+
+        With ``common_worlds`` simulation ``k >= 1`` gets distinct world ``1 + (k - 1)
+        // m`` (m root moves, visited in turn after simulation 0 expands the root),
+        each distinct world drawn once, when first needed: every root move is searched
+        in the same worlds."""
+        if not self.common_worlds:
+            return self.belief.sample_many(view, count, rng)
+        k = np.arange(start, start + count)
+        idx = np.where(k == 0, 0, 1 + (k - 1) // len(view.legal_actions))
+        have = 0 if start == 0 else len(self._distinct)
+        if idx[-1] + 1 > have:
+            more = self.belief.sample_many(view, int(idx[-1]) + 1 - have, rng)
+            self._distinct = more if have == 0 else np.concatenate([self._distinct, more])
+        return self._distinct[idx]
 
     def _more_worlds(self, have: int) -> int:
         """Worlds to draw next, with ``have`` drawn so far (0: the cap is reached)."""

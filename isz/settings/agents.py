@@ -15,6 +15,7 @@ from isz.settings.core import Group, Rule, Setting
 from isz.settings.search import (
     BELOW_THRESHOLD,
     C_PUCT,
+    COMMON_WORLDS,
     EXPAND_AFTER,
     FPU,
     LEAF_MIX,
@@ -140,11 +141,17 @@ PUCT_ISMCTS = Group(
     "checkpoint)",
     [ITERATIONS.but(default=200), TIME_BUDGET, LANES, C_PUCT, FPU, TREE, OPPONENTS,
      VALUE_VIEW, ROOT_SELECTION, BELIEF, BELIEF_POLICY, FINAL_PUCT, MIRROR_ETA, LEAF_MIX,
-     EXPAND_AFTER, BELOW_THRESHOLD, WORLDS, EVALUATOR],
+     EXPAND_AFTER, BELOW_THRESHOLD, WORLDS, COMMON_WORLDS, EVALUATOR],
     [ITERATIONS_NEED_TIME,
      Rule("root_selection=uniform needs final=mirror: equal root visits say nothing of "
           "the moves", lambda v: v["root_selection"] == "uniform" and v["final"] != "mirror",
-          ("final",))])
+          ("final",)),
+     Rule("common_worlds=true needs root_selection=uniform: only root moves visited in turn "
+          "share worlds", lambda v: v["common_worlds"] and v["root_selection"] != "uniform",
+          ("root_selection",)),
+     Rule("common_worlds=true needs worlds=null: cycling through a capped set of worlds "
+          "would break the pairs", lambda v: v["common_worlds"] and v["worlds"] is not None,
+          ("worlds",))])
 GUIDED_SO_ISMCTS = Group(
     "guided_so_ismcts", "The rollout so_ismcts (UCB with c below the root, random "
     "playouts) whose root moves are selected by PUCT (c_puct) on the network's priors "
