@@ -176,13 +176,19 @@ def net_policy(net: NetworkEvaluator):
     return policy
 
 
-def recorded_magnet(path, game):
-    """``policy(views)`` of the magnet a training checkpoint recorded (the snapshot its
-    next iteration's targets use, ``search.magnet=network``), or None."""
+def magnet_evaluator(path, game) -> NetworkEvaluator | None:
+    """The magnet a training checkpoint recorded (the snapshot its next iteration's
+    targets use, ``search.magnet=network``) as an evaluator, or None."""
     ckpt = load_checkpoint(path, game)
     rec = (ckpt.get("extra") or {}).get("magnet")
     if rec is None:
         return None
     model = build_model(game, ModelConfig.from_dict(ckpt["model_config"]))
     model.load_state_dict(rec["state"])
-    return net_policy(NetworkEvaluator(model.eval(), "cpu"))
+    return NetworkEvaluator(model.eval(), "cpu")
+
+
+def recorded_magnet(path, game):
+    """``policy(views)`` of `magnet_evaluator`'s network, or None."""
+    ev = magnet_evaluator(path, game)
+    return None if ev is None else net_policy(ev)

@@ -98,9 +98,12 @@ def iteration_target(ex: Exact, idx, targets, games: int, rng, public: bool = Fa
                      for j, i in enumerate(idx)])
 
 
-def per_set(ex: Exact, idx, q, targets, games: int, seed: int, draws: int = 8) -> dict:
+def per_set(ex: Exact, idx, q, targets, games: int, seed: int, draws: int = 8,
+            public: bool = False) -> dict:
     """Errors at the sets ``idx``, each float64[n]. Squared biases are corrected for
-    the noise of a mean over R searches (``mean^2 - var / R``: unbiased, may be < 0)."""
+    the noise of a mean over R searches (``mean^2 - var / R``: unbiased, may be < 0).
+    ``public``: an iteration searches every hand of a visited public state
+    (``selfplay.all_hands``), so a set's targets follow its public state's reach."""
     r, legal, step = q.shape[1], ex.legal[idx], ex.step[idx]
     qs = np.where(legal[:, None, :], q, np.nan)
     with warnings.catch_warnings():  # illegal moves: all-nan columns, nan on purpose
@@ -112,14 +115,15 @@ def per_set(ex: Exact, idx, q, targets, games: int, seed: int, draws: int = 8) -
     t_var = targets.var(axis=1, ddof=1).sum(axis=1)
     t_bias2 = ((targets.mean(axis=1) - step) ** 2).sum(axis=1) - t_var / r
     rng = np.random.default_rng(seed)
-    it_err = sum(((iteration_target(ex, idx, targets, games, rng) - step) ** 2).sum(axis=1)
-                 for _ in range(draws)) / draws
+    it_err = sum(((iteration_target(ex, idx, targets, games, rng, public) - step) ** 2)
+                 .sum(axis=1) for _ in range(draws)) / draws
+    reach = ex.public_reach if public else ex.step_reach
     return {"bias": np.nanmean(bias2, axis=1), "sd": np.nanmean(var, axis=1),
             "centred_sd": c_var,
             "step_sq": ((ex.probs[idx] - step) ** 2).sum(axis=1),
             "target_sq": t_bias2 + t_var, "target_bias2": t_bias2, "target_var": t_var,
             "iteration_sq": it_err, "kl": _kl(step[:, None], targets).mean(axis=1),
-            "targets": games * ex.step_reach[idx]}
+            "targets": games * reach[idx]}
 
 
 COLUMNS = [  # (key, header, format)
@@ -130,7 +134,7 @@ COLUMNS = [  # (key, header, format)
     ("target_sq", "target err²", "{:.4f}"), ("target_bias2", "of it bias²", "{:.4f}"),
     ("target_var", "of it var", "{:.4f}"), ("iteration_sq", "iteration err²", "{:.4f}"),
     ("next_sq", "next net err²", "{:.4f}"), ("next_dot", "next net moved", "{:.2f}"),
-    ("kl", "target KL", "{:.4f}"),
+    ("kl", "target KL", "{:.4f}"), ("value_rms", "value target err", "{:.3f}"),
 ]
 ROOTS = ("value_err", "bias", "sd", "centred_sd")  # root of the mean square over the sets
 
@@ -201,7 +205,8 @@ def _variant(a, game, net, ex: Exact, rho, variant: str, extra: dict) -> dict:
         reps = a.repeats * (a.round1_factor if st == 1 else 1)
         q, targets = sample_searches(game, ev, net, selfplay_config(a, variant), ex, rho, idx,
                                      reps, a.seed + st)
-        for key, v in per_set(ex, idx, q, targets, a.games, a.seed).items():
+        for key, v in per_set(ex, idx, q, targets, a.games, a.seed,
+                              public=a.all_hands).items():
             sets.setdefault(key, np.zeros(k))[idx] = v
         pol["mean_target"][idx] = targets.mean(axis=1)
         for r, p in enumerate(draws["one_search"]):
@@ -209,7 +214,7 @@ def _variant(a, game, net, ex: Exact, rho, variant: str, extra: dict) -> dict:
         for name in ("iteration_target", "iteration_every_card"):
             for p in draws[name]:
                 p[idx] = iteration_target(ex, idx, targets, a.games, rng,
-                                          public=name == "iteration_every_card")
+                                          public=a.all_hands or name != "iteration_target")
     sets.update(extra)
     index = {v.key: i for i, v in enumerate(ex.views)}
 
@@ -250,7 +255,8 @@ def measure(a) -> dict:
         dot = ((a.next_probs - ex.probs) * (ex.step - ex.probs)).sum(axis=1)
         extra.update({"next_sq": ((a.next_probs - ex.step) ** 2).sum(axis=1), "next_dot": dot})
     out = {k: getattr(a, k) for k in ("checkpoint", "next", "magnet_used", "simulations", "eta",
-                                      "alpha", "repeats", "round1_factor", "games", "seed")}
+                                      "alpha", "repeats", "round1_factor", "games", "seed",
+                                      "all_hands")}
     out["variants"] = {}
     for variant in a.variants:
         out["variants"][variant] = v = _variant(a, game, net, ex, rho, variant, extra)
@@ -282,6 +288,8 @@ def main(argv=None) -> int:
     ap.add_argument("--repeats", type=int, default=16, help="searches per information set")
     ap.add_argument("--round1-factor", type=int, default=8, help="x repeats in round 1")
     ap.add_argument("--variants", nargs="+", default=["network", "exact"], choices=VARIANTS)
+    ap.add_argument("--all-hands", action="store_true", help="model an iteration with "
+                    "selfplay.all_hands: every hand of a visited public state searched")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--json")
     ap.add_argument("--markdown")
