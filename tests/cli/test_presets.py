@@ -67,3 +67,21 @@ def test_a_continued_run_names_its_source_or_fails_in_one_line():
                                         f"trainer.continue_from={source}"])
     check_given(cfg)
     assert OmegaConf.to_object(cfg).trainer.continue_from == source
+
+
+def test_leduc_nash_v2_is_leduc_nash_average_with_the_target_fixes():
+    """leduc_nash_v2 changes only the targets' settings and the iteration's size."""
+    def composed(preset):
+        return OmegaConf.to_container(
+            compose(conf_dir(), "train", [f"experiment={preset}", "experiment.name=x"]),
+            resolve=True)
+
+    base, v2 = composed("leduc_nash_average"), composed("leduc_nash_v2")
+    assert v2["search"] == {**base["search"], "common_worlds": True}
+    assert v2["selfplay"] == {**base["selfplay"], "all_hands": True,
+                              "games_per_iteration": 1024}
+    assert v2["trainer"] == {**base["trainer"], "iterations": 150, "buffer_size": 48000,
+                             "steps_per_iteration": 200}
+    assert base["trainer"]["average_from"] == 10 and base["belief"]["name"] == "posterior"
+    assert {k: v for k, v in v2.items() if k not in ("search", "selfplay", "trainer")} == \
+        {k: v for k, v in base.items() if k not in ("search", "selfplay", "trainer")}
