@@ -9,6 +9,8 @@
 #   first_runs: AlphaZero targets, kuhn_nash, leduc_nash
 #   equal_time: the planner's exploitability at a fixed time and simulation count
 #   recipes: the three-seed trainings, the tables, the curves, the ablations, the tabular dynamics
+#   targets: where the Leduc targets' error comes from, leduc_nash_v2 (cut to fit a shared
+#            machine) beside an equal-positions control, the Kuhn planner with common_worlds
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 source research/reproduce/sections.sh
@@ -210,4 +212,71 @@ ABLATIONS
   $PY -m research.mirror_dynamics leduc_poker $S --output docs/results/nash/leduc_mirror_dynamics_noise.json
 }
 
-run_sections "search first_runs equal_time recipes" "$@"
+targets() {
+  K="trainer.checkpoint_every=1 trainer.keep_last=1000 logger.progress=false"
+  # the first iterations of a leduc_nash_magnet run (stopped after 13 in the measurement)
+  [ -f runs/leduc_magnet_s0/checkpoints/iter-000011.pt ] || \
+    $PY scripts/train.py experiment=leduc_nash_magnet trainer.iterations=13 \
+      experiment.run_dir=runs/leduc_magnet_s0 $K
+  I=runs/leduc_magnet_s0/checkpoints
+  $PY -m research.leduc_target_error $I/iter-000010.pt --next $I/iter-000011.pt \
+    --variants network exact common --json docs/results/nash/leduc_target_error.json
+  $PY -m research.leduc_target_error $I/iter-000010.pt --simulations 512 --repeats 2 \
+    --round1-factor 64 --json docs/results/nash/leduc_target_error_512.json
+  # one iteration played: as trained (2,048 games), and as leduc_nash_v2 plays it
+  $PY -m research.leduc_iteration $I/iter-000010.pt --games 2048 --draws 2 \
+    --json docs/results/nash/leduc_iteration.json
+  $PY -m research.leduc_iteration $I/iter-000010.pt --all-hands --common-worlds \
+    --games 1024 --draws 1 --json docs/results/nash/leduc_iteration_v2.json
+  # leduc_nash_v2 cut to 30 iterations x 256 games (about 186,000 positions, what
+  # leduc_nash_magnet generates in 20 iterations), and the same cut without the target
+  # fixes at equal positions (1,536 games per iteration)
+  C="trainer.iterations=30 trainer.buffer_size=12000 trainer.steps_per_iteration=50"
+  C="$C trainer.eval_every=10 trainer.eval_deals=20 trainer.final_eval_deals=20"
+  # shellcheck disable=SC2086  # the overrides are words
+  $PY scripts/train.py experiment=leduc_nash_v2 selfplay.games_per_iteration=256 $C \
+    experiment.run_dir=runs/leduc_nash_v2_cut_s0 $K
+  # shellcheck disable=SC2086
+  $PY scripts/train.py experiment=leduc_nash_average selfplay.games_per_iteration=1536 $C \
+    experiment.run_dir=runs/leduc_control_cut_s0 $K
+  for r in leduc_nash_v2_cut leduc_control_cut; do
+    for c in last average; do
+      $PY -m research.nash_table --run "$r, $c.pt=runs/${r}_s0" --checkpoint $c.pt \
+        --output docs/results/nash/${r}_${c}_table.json
+    done
+  done
+  $PY -m research.nash_curves --game leduc_poker \
+    --include docs/results/nash/leduc_nash_curves.json \
+    --cfr-from docs/results/nash/leduc_nash_curves.json \
+    --run "leduc_nash_v2, cut=runs/leduc_nash_v2_cut_s0" \
+    --average-curve "leduc_nash_v2 cut, weights averaged=runs/leduc_nash_v2_cut_s0" \
+    --run "control, cut=runs/leduc_control_cut_s0" \
+    --average-curve "control cut, weights averaged=runs/leduc_control_cut_s0" \
+    --average-from 10 --output docs/results/nash/leduc_nash_v2_curves \
+    --png docs/results/nash/leduc_nash_v2_curves.png
+  # the Kuhn planner with every root move searched in the same worlds (training unchanged:
+  # kuhn_nash_magnet's runs of the recipes section)
+  local parts=() i=0 label knobs
+  for label in "" ", planner common_worlds" ", planner common_worlds, step 0.25" \
+      ", planner common_worlds, 512 simulations"; do
+    knobs=("--knob" "common_worlds=true")
+    case $i in
+      0) knobs=() ;;
+      2) knobs+=("--knob" "mirror_eta=0.25") ;;
+      3) knobs+=("--knob" "iterations=512") ;;
+    esac
+    $PY -m research.nash_table --run "kuhn_nash_magnet$label=runs/kuhn_nash_magnet_s*" \
+      "${knobs[@]}" --output "results/nash/kuhn_cw_$i.json"
+    parts+=("results/nash/kuhn_cw_$i.json")
+    i=$((i + 1))
+  done
+  $PY - "${parts[@]}" <<'PYEOF'  # one JSON: the four tables' recipes
+import json, sys
+docs = [json.load(open(p)) for p in sys.argv[1:]]
+out = {**docs[0], "recipes": [r for d in docs for r in d["recipes"]]}
+with open("docs/results/nash/kuhn_nash_magnet_common_worlds_table.json", "w") as f:
+    f.write(json.dumps(out, indent=1) + "\n")
+PYEOF
+}
+
+run_sections "search first_runs equal_time recipes targets" "$@"
