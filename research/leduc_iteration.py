@@ -86,12 +86,13 @@ def measure(a) -> dict:
     index = {v.tensor().astype(np.float32).tobytes(): i for i, v in enumerate(ex.views)}
     cfg = dataclasses.replace(selfplay_config(a, "common" if a.common_worlds else "network"),
                               parallel_games=256, temperature_moves=20, all_hands=a.all_hands)
-    sets, searched = [], []
+    sets, searched, held = [], [], []
     for d in range(a.draws):
         pos, stats = play(game, net, cfg, a.games, np.random.default_rng(a.seed + d),
                           magnet=magnet)
         sets.append(per_set(ex, pos, index))
         searched.append(stats.positions)
+        held.append(stats.positions - stats.other_hands)  # the decisions played
     key = {v.key: i for i, v in enumerate(ex.views)}
 
     def e(p):
@@ -99,6 +100,7 @@ def measure(a) -> dict:
     return {"checkpoint": a.checkpoint, "all_hands": a.all_hands,
             "common_worlds": a.common_worlds, "games": a.games, "draws": a.draws,
             "simulations": a.simulations, "searches_per_iteration": float(np.mean(searched)),
+            "decisions_per_iteration": float(np.mean(held)),
             "rows": summarise(ex, sets),
             "exploitability": {"network": e(ex.probs), "exact_step": e(ex.step),
                                "iteration_target": float(np.mean([e(s["mean_target"])

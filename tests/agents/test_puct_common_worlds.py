@@ -97,6 +97,7 @@ def test_training_records_common_worlds_in_the_planner():
     from isz.training.config import TrainConfig
 
     cfg = TrainConfig()
+    cfg.selfplay.teacher = "none"  # the classic recipe: puct_ismcts is the planner
     assert planner_record(cfg)["common_worlds"] is False
     cfg.search.common_worlds, cfg.search.root_selection = True, "uniform"
     cfg.search.target = "mirror"

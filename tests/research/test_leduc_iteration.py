@@ -35,8 +35,9 @@ def test_all_hands_covers_every_hand_of_the_visited_public_states(checkpoint, tm
     every = _run(checkpoint, tmp_path, "--all-hands", "--common-worlds")
     assert every["all_hands"] and every["common_worlds"] and not held["all_hands"]
     # Leduc: 6 hands per public state in round 1, 5 in round 2 (the public card is out)
-    ratio = every["searches_per_iteration"] / held["searches_per_iteration"]
+    ratio = every["searches_per_iteration"] / every["decisions_per_iteration"]
     assert 5.0 <= ratio <= 6.0
+    assert held["searches_per_iteration"] == held["decisions_per_iteration"]
     r2 = {r["group"]: r for r in every["rows"]}["round 2, all"]
     r2_held = {r["group"]: r for r in held["rows"]}["round 2, all"]
     # 16 games reach few round-2 sets; every hand of them makes several times as many

@@ -130,12 +130,16 @@ def test_all_hands_needs_the_posterior_belief():
              np.random.default_rng(0))
 
 
-def test_training_config_refuses_all_hands_without_the_posterior():
+def test_training_config_refuses_all_hands_without_the_posterior_or_with_a_teacher():
     from isz.training.config import TrainConfig, validate
 
     cfg = TrainConfig()
-    cfg.selfplay.all_hands = True
+    cfg.selfplay.all_hands, cfg.selfplay.teacher = True, "none"
+    cfg.belief.name = "uniform"
     with pytest.raises(IszError, match="selfplay.all_hands=true needs belief.name=posterior"):
         validate(cfg)
     cfg.belief.name = "posterior"
     validate(cfg)
+    cfg.selfplay.teacher = "planner"  # the default recipe's teacher searches one hand
+    with pytest.raises(IszError, match="selfplay.all_hands=true needs selfplay.teacher=none"):
+        validate(cfg)
