@@ -15,6 +15,14 @@ Two dispatchers with the same derived uuid compute the same thing, so numba's
 uuid memo (used only to de-duplicate unpickled dispatchers) may hand out either.
 If numba's internals change shape, `install` leaves numba untouched.
 
+`njit_closure` compiles a factory's closure under a name that carries the same
+digest: numba names a compiled function by its qualified name and a counter of the
+process that compiled it, and links each callee into its caller's cached object
+code under that name as a weak symbol. Two cached callers compiled by two processes
+whose counters met (``make_descend.<locals>.simulate`` of Kuhn's ``mo`` and of
+Leduc's ``so`` search, say) would, once loaded into one process, both call the
+callee loaded first: another game's or variant's code, a wrong result or a crash.
+
 `use_source_keyed_dir` fixes the other half: numba stamps a cached function with
 its own file only, so a kernel that calls a compiled helper from another file
 (`isz.rng.rand_below`, a game's rules) kept running the helper's old machine
@@ -142,6 +150,17 @@ def use_source_keyed_dir() -> None:
     except OSError:
         return  # numba falls back to the __pycache__ next to each source
     config.CACHE_DIR = str(folder)
+
+
+def njit_closure(fn):
+    """``numba.njit(cache=True)`` for a function a factory makes (a closure over a
+    game's kernel functions or a variant's constants), its qualified name suffixed
+    with `_digest` of what it computes: closures that compute different things never
+    share a compiled symbol (see the module docstring)."""
+    import numba as nb
+
+    fn.__qualname__ = f"{fn.__qualname__}_{_digest(fn)[:16]}"
+    return nb.njit(cache=True)(fn)
 
 
 use_source_keyed_dir()

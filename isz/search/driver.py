@@ -10,13 +10,14 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 
 from isz.games.base import Game
 from isz.rng import new_rng
-from isz.search.mo_ismcts import make_mo_ismcts
-from isz.search.so_ismcts import FULL, OBSERVED, make_so_ismcts
+from isz.search.mo_ismcts import MOKnobs, MOVariant, make_mo_ismcts
+from isz.search.so_ismcts import SOKnobs, SOVariant, make_so_ismcts
 from isz.search.tree import ChildIndex, Tree
 
 Sampler = Callable[[int], np.ndarray]
@@ -52,31 +53,46 @@ class Budget:
             done += n
 
 
-class Scratch:
-    """Per-search scratch buffers sized for one game."""
+class Scratch(NamedTuple):
+    """Per-search scratch buffers sized for one game (compiled code takes them as one
+    argument): the simulation's world ``s``; legal actions ``la``, their edge labels
+    ``lab``, untried labels ``untried`` (int64[num_actions]); chance outcomes ``ca``
+    and probabilities ``cp``; returns ``ret`` and scores ``scores`` (float64[P]);
+    tree cursors ``cur`` (int64[P]); an information-state tensor ``tbuf``."""
 
-    def __init__(self, game: Game):
-        self.s = np.empty(game.state_size, dtype=np.int64)
-        self.la = np.empty(max(game.num_actions, 1), dtype=np.int64)
-        self.lab = np.empty_like(self.la)
-        self.untried = np.empty_like(self.la)
-        self.ca = np.empty(max(game.max_chance_outcomes, 1), dtype=np.int64)
-        self.cp = np.empty(len(self.ca), dtype=np.float64)
-        self.ret = np.empty(game.num_players, dtype=np.float64)
-        self.scores = np.empty(game.num_players, dtype=np.float64)
-        self.cur = np.empty(game.num_players, dtype=np.int64)
-        self.tbuf = np.empty(game.tensor_size, dtype=np.float32)
+    s: np.ndarray
+    la: np.ndarray
+    lab: np.ndarray
+    untried: np.ndarray
+    ca: np.ndarray
+    cp: np.ndarray
+    ret: np.ndarray
+    scores: np.ndarray
+    cur: np.ndarray
+    tbuf: np.ndarray
+
+    @classmethod
+    def of(cls, game: Game) -> Scratch:
+        actions = max(game.num_actions, 1)
+        chances = max(game.max_chance_outcomes, 1)
+        return cls(np.empty(game.state_size, dtype=np.int64),
+                   np.empty(actions, dtype=np.int64), np.empty(actions, dtype=np.int64),
+                   np.empty(actions, dtype=np.int64), np.empty(chances, dtype=np.int64),
+                   np.empty(chances, dtype=np.float64),
+                   np.empty(game.num_players, dtype=np.float64),
+                   np.empty(game.num_players, dtype=np.float64),
+                   np.empty(game.num_players, dtype=np.int64),
+                   np.empty(game.tensor_size, dtype=np.float32))
 
 
 NO_SMOOTH = (0.0, 0.0, 0.0)
 
 
 def so_search(game: Game, sample_worlds: Sampler, me: int, budget: Budget, *, c: float,
-              seed: int, label_mode: int = OBSERVED, use_parent_visits: bool = False,
-              smooth: tuple[float, float, float] = NO_SMOOTH,
+              seed: int, smooth: tuple[float, float, float] = NO_SMOOTH,
               root_prior: np.ndarray | None = None, c_prior: float = 0.0,
               root_value: np.ndarray | None = None, value_mix: float = 0.0) -> Tree:
-    """Single-observer ISMCTS (or UCT with ``label_mode=FULL``); returns the tree.
+    """Single-observer ISMCTS; returns the tree.
 
     ``smooth = (eta, gamma, d)`` turns on Smooth UCT selection (eta > 0).
     ``root_prior`` (float64[num_actions]) with ``c_prior > 0``: the root's moves
@@ -86,33 +102,45 @@ def so_search(game: Game, sample_worlds: Sampler, me: int, budget: Budget, *, c:
     lam > 0`` (and a root prior): PUCT there takes ``(1 - lam)`` the rollouts'
     mean + ``lam`` that score.
     """
-    run = make_so_ismcts(game.kernel)
-    sm = np.asarray(smooth, dtype=np.float64)
-    first = budget.iterations if budget.iterations is not None else 4 * budget.chunk
-    tree, rng, b = Tree(first + 2), new_rng(seed), Scratch(game)
+    led = root_prior is not None and c_prior > 0
     prior = np.zeros(game.num_actions) if root_prior is None else \
         np.asarray(root_prior, dtype=np.float64)
     anchor = prior if root_value is None else np.asarray(root_value, dtype=np.float64)
     lam = float(value_mix) if root_value is not None and root_prior is not None else 0.0
-    for n in budget.chunks():
-        dets, start = sample_worlds(n), 0
-        while start < n:
-            start = run(dets, game.kparams, me, label_mode, use_parent_visits, c, sm, prior,
-                        float(c_prior) if root_prior is not None else 0.0, anchor, lam,
-                        start, n, tree.nodes, tree.value, tree.prior, tree.pending,
-                        tree.count, rng, b.s, b.la, b.lab, b.untried, b.ca, b.cp, b.ret,
-                        b.scores)
-            if start < n:
-                tree.grow()
-    return tree
+    knobs = SOKnobs(float(c), _smooth(smooth), float(c_prior), prior, anchor, lam)
+    return _so_run(game, sample_worlds, me, budget, SOVariant(
+        smooth=knobs.smooth[0] > 0, root_prior=led), knobs, seed)
 
 
 def uct_search(game: Game, state: np.ndarray, me: int, budget: Budget, *, c: float,
                seed: int, smooth: tuple[float, float, float] = NO_SMOOTH) -> Tree:
-    """Plain UCT on one known state (classic ``ln N_parent`` exploration)."""
+    """Plain UCT on one known state (edges are actions, classic ``ln N_parent``
+    exploration)."""
     world = state[None, :]
-    return so_search(game, lambda n: world, me, budget, c=c, seed=seed, label_mode=FULL,
-                     use_parent_visits=True, smooth=smooth)
+    none = np.zeros(game.num_actions)
+    knobs = SOKnobs(float(c), _smooth(smooth), 0.0, none, none, 0.0)
+    return _so_run(game, lambda n: world, me, budget, SOVariant(
+        full_labels=True, parent_visits=True, smooth=knobs.smooth[0] > 0), knobs, seed)
+
+
+def _smooth(smooth) -> tuple[float, float, float]:
+    eta, gamma, d = smooth
+    return float(eta), float(gamma), float(d)
+
+
+def _so_run(game: Game, sample_worlds: Sampler, me: int, budget: Budget,
+            variant: SOVariant, knobs: SOKnobs, seed: int) -> Tree:
+    """Chunks of the compiled SO-ISMCTS loop until ``budget`` is spent, growing the tree."""
+    run = make_so_ismcts(game.kernel, variant)
+    first = budget.iterations if budget.iterations is not None else 4 * budget.chunk
+    tree, rng, b = Tree(first + 2), new_rng(seed), Scratch.of(game)
+    for n in budget.chunks():
+        worlds, start = sample_worlds(n), 0
+        while start < n:
+            start = run(worlds, game.kparams, me, start, n, tree.arrays, b, rng, knobs)
+            if start < n:
+                tree.grow()
+    return tree
 
 
 def mo_search(game: Game, sample_worlds: Sampler, me: int, budget: Budget, *, c: float,
@@ -122,21 +150,21 @@ def mo_search(game: Game, sample_worlds: Sampler, me: int, budget: Budget, *, c:
 
     ``split``: opponents' trees branch on their own information state first.
     """
-    run = make_mo_ismcts(game.kernel)
-    sm = np.asarray(smooth, dtype=np.float64)
+    run = make_mo_ismcts(game.kernel, MOVariant(split=bool(split),
+                                               smooth=float(smooth[0]) > 0))
+    knobs = MOKnobs(float(c), _smooth(smooth))
     n_players = game.num_players
     max_new = n_players * (game.max_game_length + 1)
     first = budget.iterations if budget.iterations is not None else 4 * budget.chunk
     tree = Tree(n_players * (first + 2) + max_new, roots=n_players)
-    rng, b = new_rng(seed), Scratch(game)
+    rng, b = new_rng(seed), Scratch.of(game)
     index = ChildIndex(np.arange(n_players), first)  # the roots' splits (row j: tree j)
     for n in budget.chunks():
-        dets, start = sample_worlds(n), 0
+        worlds, start = sample_worlds(n), 0
         index.reserve(tree.nodes, n)  # an iteration adds at most one child a root
         while start < n:
-            start = run(dets, game.kparams, me, split, c, sm, start, n, max_new, tree.nodes,
-                        tree.value, tree.count, rng, b.s, b.cur, b.la, b.untried, b.ca, b.cp,
-                        b.ret, b.scores, b.tbuf, index.hkeys, index.hnodes, index.meta)
+            start = run(worlds, game.kparams, me, start, n, max_new, tree.arrays,
+                        index.arrays, b, rng, knobs)
             if start < n:
                 tree.grow()
     return tree

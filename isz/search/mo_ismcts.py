@@ -22,85 +22,117 @@ row ``j`` for tree ``j``), not a scan of its children.
 from __future__ import annotations
 
 import functools
+from dataclasses import dataclass
+from typing import NamedTuple
 
-import numba as nb
-
+from isz._numba_cache import njit_closure
 from isz.games.kernel import Kernel
 from isz.rng import rand_below
-from isz.search.playout import make_info_label, make_playout
-from isz.search.so_ismcts import select, untried_labels
+from isz.search.playout import make_info_label, make_leaf, make_playout
+from isz.search.so_ismcts import make_select, untried_labels
 from isz.search.tree import LABEL, backprop, find_or_add, indexed_find_or_add
 from isz.types import CHANCE, TERMINAL
 
 
+@dataclass(frozen=True)
+class MOVariant:
+    """What a compiled MO-ISMCTS loop does, fixed when `make_mo_ismcts` builds it.
+
+    ``split``: opponents' trees branch on their information state at the root;
+    ``smooth``: Smooth UCT selection (`isz.search.so_ismcts.make_select`);
+    ``leaf``: how the world below the trees is scored (`isz.search.playout.LEAVES`).
+    """
+
+    split: bool = True
+    smooth: bool = False
+    leaf: str = "playout"
+
+
+class MOKnobs(NamedTuple):
+    """The numbers a compiled MO-ISMCTS loop reads at run time: ``c``, UCB's
+    exploration constant; ``smooth``, ``(eta, gamma, d)`` of Smooth UCT."""
+
+    c: float
+    smooth: tuple[float, float, float]
+
+
 @functools.cache
-def make_mo_ismcts(kernel: Kernel):
-    """The compiled MO-ISMCTS iteration loop for one game (see `run`)."""
+def make_mo_ismcts(kernel: Kernel, variant: MOVariant = MOVariant()):
+    """The compiled MO-ISMCTS iteration loop ``run`` for one game and variant.
+
+    ``run(worlds, params, me, start, stop, max_new, t, ix, b, rng, k)`` runs
+    iterations ``start..stop-1`` over worlds ``worlds[i % len(worlds)]``
+    (int64[W, state_size]) for seat ``me``: enter the trees at their roots
+    (nodes ``0..n_players-1`` of ``t``, a `isz.search.tree.TreeArrays`), `descend`
+    them all, score the world below (``variant.leaf``), back the scores up every
+    tree. ``ix``: the roots' `isz.search.tree.IndexArrays` (row ``j`` for tree
+    ``j``, room for ``stop - start`` more children a row); ``b``:
+    `isz.search.driver.Scratch` (``b.cur[j]``: tree ``j``'s node); ``k``: `MOKnobs`.
+    Returns the next iteration (``stop`` unless fewer than ``max_new`` free nodes
+    remain at the start of an iteration; the caller grows the tree and resumes).
+    """
     current_player = kernel.current_player
     legal_actions = kernel.legal_actions
     apply_action = kernel.apply_action
     observe = kernel.observe
-    sample_chance, random_playout, terminal_scores = make_playout(kernel)
+    sample_chance = make_playout(kernel)[0]
     info_label = make_info_label(kernel)
+    leaf = make_leaf(kernel, variant.leaf)
+    select = make_select(False, variant.smooth)
+    split = variant.split
 
-    @nb.njit(cache=True)
-    def follow(nodes, value, count, cur, s, params, a, actor):
+    @njit_closure
+    def follow(t, cur, s, params, a, actor):
         """Move every tree's cursor along what its owner observes of ``a``."""
         for j in range(cur.shape[0]):
             label = a if j == actor else observe(s, params, a, j)
-            cur[j] = find_or_add(nodes, value, count, cur[j], label, actor)
+            cur[j] = find_or_add(t, cur[j], label, actor)
 
-    @nb.njit(cache=True)
-    def run(dets, params, me, split, c, smooth, start, stop, max_new, nodes, value, count,
-            rng, s, cur, la, untried, ca, cp, ret, scores, tbuf, hkeys, hnodes, meta):
-        """Iterations ``start..stop-1`` over worlds ``dets[i % len(dets)]``.
+    @njit_closure
+    def enter(params, me, t, ix, b):
+        """Every tree's cursor at its root, an opponent's at its split for world ``b.s``."""
+        for j in range(b.cur.shape[0]):
+            b.cur[j] = j
+            if split and j != me:
+                b.cur[j] = indexed_find_or_add(t, j, info_label(b.s, params, j, b.tbuf), -1,
+                                               ix, j)
 
-        Roots of the trees are nodes ``0..n_players-1``. Returns the next
-        iteration (``stop`` unless fewer than ``max_new`` free nodes remain
-        at the start of an iteration; the caller grows the tree and resumes).
-        ``smooth``: Smooth UCT parameters as in `isz.search.so_ismcts.select`;
-        ``split``: branch opponents' roots on their information state (``tbuf``:
-        float32 scratch of the tensor size; ``hkeys/hnodes/meta``: the roots'
-        `ChildIndex`, with room for ``stop - start`` more children a row);
-        ``me``: the searching seat.
-        """
-        ndet = dets.shape[0]
-        cap = nodes.shape[0]
-        n_players = cur.shape[0]
-        for it in range(start, stop):
-            if count[0] + max_new > cap:
-                return it
-            s[:] = dets[it % ndet]
-            for j in range(n_players):
-                cur[j] = j
-                if split and j != me:
-                    cur[j] = indexed_find_or_add(nodes, value, count, j,
-                                                 info_label(s, params, j, tbuf), -1,
-                                                 hkeys, hnodes, meta, j)
-            while True:
-                p = current_player(s, params)
-                if p == TERMINAL:
-                    break
-                if p == CHANCE:
-                    a = sample_chance(s, params, rng, ca, cp)
-                    follow(nodes, value, count, cur, s, params, a, -1)
-                    apply_action(s, params, a)
-                    continue
-                n = legal_actions(s, params, la)
-                nu = untried_labels(nodes, cur[p], la, n, untried)
-                if nu > 0:
-                    a = untried[rand_below(rng, nu)]
-                    follow(nodes, value, count, cur, s, params, a, p)
-                    apply_action(s, params, a)
-                    break
-                ch = select(nodes, value, cur[p], la, n, c, False, smooth, rng)
-                a = nodes[ch, LABEL]
-                follow(nodes, value, count, cur, s, params, a, p)
+    @njit_closure
+    def descend(params, t, b, rng, k):
+        """Walk world ``b.s`` down every tree until the acting player's node has an
+        untried move (drawn uniformly, expanded in every tree) or the game ends."""
+        s = b.s
+        while True:
+            p = current_player(s, params)
+            if p == TERMINAL:
+                return
+            if p == CHANCE:
+                a = sample_chance(s, params, rng, b.ca, b.cp)
+                follow(t, b.cur, s, params, a, -1)
                 apply_action(s, params, a)
-            random_playout(s, params, rng, la, ca, cp)
-            terminal_scores(s, params, ret, scores)
-            for j in range(n_players):
-                backprop(nodes, value, cur[j], scores)
+                continue
+            n = legal_actions(s, params, b.la)
+            nu = untried_labels(t, b.cur[p], b.la, n, b.untried)
+            if nu > 0:
+                a = b.untried[rand_below(rng, nu)]
+            else:
+                a = t.nodes[select(t, b.cur[p], b.la, n, k.c, k.smooth, rng), LABEL]
+            follow(t, b.cur, s, params, a, p)
+            apply_action(s, params, a)
+            if nu > 0:
+                return
+
+    @njit_closure
+    def run(worlds, params, me, start, stop, max_new, t, ix, b, rng, k):
+        for it in range(start, stop):
+            if t.count[0] + max_new > t.nodes.shape[0]:
+                return it
+            b.s[:] = worlds[it % worlds.shape[0]]
+            enter(params, me, t, ix, b)
+            descend(params, t, b, rng, k)
+            leaf(b.s, params, me, rng, b, k)
+            for j in range(b.cur.shape[0]):
+                backprop(t, b.cur[j], b.scores)
         return stop
 
     return run

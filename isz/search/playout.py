@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import functools
 
-import numba as nb
 import numpy as np
 
+from isz._numba_cache import njit_closure
 from isz.games.kernel import Kernel
 from isz.rng import rand_below, sample_index
-from isz.types import CHANCE, TERMINAL
+from isz.types import CHANCE, TERMINAL, IszError
 
 
 @functools.cache
@@ -27,13 +27,13 @@ def make_playout(kernel: Kernel):
     apply_action = kernel.apply_action
     returns = kernel.returns
 
-    @nb.njit(cache=True)
+    @njit_closure
     def sample_chance(s, params, rng, ca, cp):
         """A chance outcome at ``s`` drawn with its probability (not applied)."""
         n = chance_outcomes(s, params, ca, cp)
         return ca[sample_index(rng, cp, n)]
 
-    @nb.njit(cache=True)
+    @njit_closure
     def random_playout(s, params, rng, la, ca, cp):
         """Play uniformly random legal actions (and chance) to the end, in place."""
         while True:
@@ -47,7 +47,7 @@ def make_playout(kernel: Kernel):
                 a = la[rand_below(rng, n)]
             apply_action(s, params, a)
 
-    @nb.njit(cache=True)
+    @njit_closure
     def terminal_scores(s, params, ret, scores):
         """Per-player scores in [0, 1] of a terminal state."""
         returns(s, params, ret)
@@ -55,6 +55,48 @@ def make_playout(kernel: Kernel):
             scores[i] = 0.5 * (ret[i] + 1.0)
 
     return sample_chance, random_playout, terminal_scores
+
+
+@functools.cache
+def make_playout_scores(kernel: Kernel):
+    """Compiled ``playout_scores(s, params, rng, b)``: play ``s`` out at random (in
+    place) and write each player's score in [0, 1] into ``b.scores`` (``b``: the
+    search's `isz.search.driver.Scratch`)."""
+    _, random_playout, terminal_scores = make_playout(kernel)
+
+    @njit_closure
+    def playout_scores(s, params, rng, b):
+        random_playout(s, params, rng, b.la, b.ca, b.cp)
+        terminal_scores(s, params, b.ret, b.scores)
+
+    return playout_scores
+
+
+def _playout_leaf(kernel: Kernel):
+    playout_scores = make_playout_scores(kernel)
+
+    @njit_closure
+    def playout_leaf(s, params, me, rng, b, k):
+        playout_scores(s, params, rng, b)
+
+    return playout_leaf
+
+
+LEAVES = {"playout": _playout_leaf}
+"""How a rollout search (`isz.search.so_ismcts`) scores the world where a simulation
+left its tree: name -> factory ``(kernel) -> leaf``. ``leaf(s, params, me, rng, b, k)``
+writes each player's score in [0, 1] of world ``s`` (a state below the tree, perhaps
+terminal; ``me`` the searching seat) into ``b.scores``; it may change ``s`` and the
+other scratch buffers of ``b``; ``k``: the search's run-time knobs, for a leaf that
+needs data of its own. ``playout``: one uniformly random playout (the seed's)."""
+
+
+@functools.cache
+def make_leaf(kernel: Kernel, name: str):
+    """The compiled leaf ``name`` of `LEAVES` for one game."""
+    if name not in LEAVES:
+        raise IszError(f"unknown leaf {name!r}; allowed: {', '.join(LEAVES)}")
+    return LEAVES[name](kernel)
 
 
 _FNV_OFFSET = np.uint64(0xCBF29CE484222325)
@@ -70,13 +112,13 @@ def make_info_label(kernel: Kernel):
     if kernel.info_key is not None:
         info_key = kernel.info_key
 
-        @nb.njit(cache=True)
+        @njit_closure
         def keyed_label(s, params, player, buf):
             return info_key(s, params, player)
 
         return keyed_label
 
-    @nb.njit(cache=True)
+    @njit_closure
     def info_label(s, params, player, buf):
         info_tensor(s, params, player, buf)
         bits = buf.view(np.uint32)

@@ -68,283 +68,183 @@ every world), so this stops at the first opponent move: a one-level search.
 threshold are searched with uniform priors (the knowledge-free PUCT) until the
 n-th visit brings the network's, and an opponent's fresh node has its move
 picked in the searcher's tree, as so_ismcts models opponents (see `descend`).
+
+Code. `make_puct` builds, per game and `PUCTVariant` (the choices above, fixed
+when the kernel is built), the compiled ``descend`` (`isz.search.puct_descend`)
+and ``expand`` (below) of one wave; the numbers they read at run time travel as
+one `PUCTKnobs`, the tree as one `isz.search.tree.TreeArrays`, the per-lane
+buffers as one `LaneBuffers`, the scratch as one `isz.search.driver.Scratch`.
 """
 
 from __future__ import annotations
 
 import functools
+from dataclasses import dataclass, replace
+from typing import NamedTuple
 
-import numba as nb
 import numpy as np
 
+from isz._numba_cache import njit_closure
 from isz.games.kernel import Kernel
-from isz.search.playout import make_info_label, make_playout
-from isz.search.puct_select import add_edge, least_visited, sample_prior, select_puct
-from isz.search.so_ismcts import pick_action
-from isz.search.tree import (
-    CHILD,
-    LABEL,
-    NONE,
-    VISITS,
-    add_pending,
-    backprop,
-    find_child,
-    find_or_add,
-    indexed_find_or_add,
-)
-from isz.types import CHANCE, TERMINAL
+from isz.search.puct_descend import DONE, IDLE, NEEDS_EVAL, PLAYOUT, make_descend
+from isz.search.puct_select import add_edge
+from isz.search.tree import NONE, add_pending, backprop, find_child
+from isz.settings.search import BELOW_THRESHOLD, OPPONENTS, ROOT_SELECTION, TREE, VALUE_VIEW
 
-NEEDS_EVAL = 1
-IDLE = 2  # a lane that runs no simulation in this wave
-PLAYOUT = 3  # a lane that stopped at a leaf below the expansion threshold (played out)
-FRESH_C = 1.5  # c_puct of fresh_move's uniform-prior PUCT (the rollout puct_ismcts default)
+__all__ = ["DONE", "IDLE", "NEEDS_EVAL", "PLAYOUT", "LaneBuffers", "PUCTKnobs", "PUCTVariant",
+           "make_expand", "make_puct"]
+
+
+@dataclass(frozen=True)
+class PUCTVariant:
+    """What the compiled PUCT kernels do, fixed when `make_puct` builds them (the
+    module docstring says what each choice means). ``leaf_playout``: a leaf to
+    evaluate is also played out at random, for a leaf mix (``leaf_mix > 0``)."""
+
+    tree: str = "mo"
+    rollouts: bool = False
+    opponents: str = "puct"
+    value_view: str = "searcher"
+    root_selection: str = "puct"
+    leaf_playout: bool = False
+    below_threshold: str = "playout"
+
+    def __post_init__(self):  # the choices are the settings' (isz.settings.search)
+        for setting in (TREE, OPPONENTS, VALUE_VIEW, ROOT_SELECTION, BELOW_THRESHOLD):
+            setting.validate(getattr(self, setting.name))
+
+
+class PUCTKnobs(NamedTuple):
+    """The numbers the compiled PUCT kernels read at run time (one argument):
+    ``lanes`` simulations of each search per wave; PUCT's ``c_puct`` and ``fpu``;
+    the expansion threshold ``expand_after``; the leaf mix ``leaf_mix``."""
+
+    lanes: int
+    c_puct: float
+    fpu: float
+    expand_after: int
+    leaf_mix: float
+
+
+class LaneBuffers(NamedTuple):
+    """Per-lane buffers of a wave (row ``l``: lane ``l`` of ``L``), one argument.
+
+    ``cur``: int64[L, T], the lane's node in each tree; ``status``: int64[L]
+    (`DONE`, `NEEDS_EVAL`, `IDLE`, `PLAYOUT`); ``leaf``: int64[L, 3], a leaf to
+    evaluate: (actor, its tree, 1 when the searcher's own view is in
+    ``my_tensors``); ``tensors``, ``my_tensors``: float32[L, tensor_size], the
+    actor's and the searcher's views at the leaf; ``masks``: bool[L, A], the
+    actor's legal moves; ``labels``: int64[L, A], each legal move's edge label;
+    ``roll``: float64[L, P], the leaf's random playout scores (leaf mix).
+    """
+
+    cur: np.ndarray
+    status: np.ndarray
+    leaf: np.ndarray
+    tensors: np.ndarray
+    my_tensors: np.ndarray
+    masks: np.ndarray
+    labels: np.ndarray
+    roll: np.ndarray
+
+    @classmethod
+    def of(cls, lanes: int, trees: int, tensor_size: int, actions: int,
+           players: int) -> LaneBuffers:
+        return cls(np.zeros((lanes, trees), dtype=np.int64), np.zeros(lanes, dtype=np.int64),
+                   np.zeros((lanes, 3), dtype=np.int64),
+                   np.zeros((lanes, tensor_size), dtype=np.float32),
+                   np.zeros((lanes, tensor_size), dtype=np.float32),
+                   np.zeros((lanes, actions), dtype=np.bool_),
+                   np.zeros((lanes, actions), dtype=np.int64),
+                   np.zeros((lanes, players), dtype=np.float64))
 
 
 @functools.cache
-def make_puct(kernel: Kernel):
-    """Compiled ``descend`` and ``expand`` for one game (see their docstrings)."""
-    current_player = kernel.current_player
-    legal_actions = kernel.legal_actions
-    apply_action = kernel.apply_action
-    observe = kernel.observe
-    info_tensor = kernel.info_tensor
-    sample_chance, random_playout, terminal_scores = make_playout(kernel)
-    info_label = make_info_label(kernel)
+def make_puct(kernel: Kernel, variant: PUCTVariant = PUCTVariant()):
+    """Compiled ``(descend, expand)`` of one wave for one game and variant.
 
-    @nb.njit(cache=True)
-    def label_of(s, params, a, actor, owner):
-        return a if actor == owner else observe(s, params, a, owner)
+    ``descend(worlds, sim0, active, params, me, t, ix, w, b, rng, k)`` (see
+    `isz.search.puct_descend.make_descend`) walks every lane down to a leaf;
+    the caller evaluates the leaves with ``w.status == NEEDS_EVAL`` in one batch;
+    ``expand(priors, values, my_values, me, t, w, b, k)`` (see `make_expand`)
+    gives them children and backs their values up. Each is compiled for the
+    choices it reads (``expand`` does not depend on the game).
+    """
+    own = variant.value_view == "own"  # descend treats own as searcher
+    return (make_descend(kernel, replace(variant, value_view="searcher") if own else variant),
+            make_expand(own, variant.leaf_playout))
 
-    @nb.njit(cache=True)
-    def fresh_move(s, params, p, me, y, n, la, lab, nodes, value, prior, count, pending, fpu,
-                   rng):
-        """(action, child of ``y``) of opponent ``p`` at a node of its own tree below the
-        expansion threshold: the searcher's tree picks it, at its node ``y``, by
-        PUCT with uniform priors over ``p``'s moves as the searcher sees them: the
-        opponent model of so_ismcts (``y`` is shared by every world that looks the
-        same to the searcher, so ``p``'s replies are learnt there)."""
-        for i in range(n):
-            lab[i] = label_of(s, params, la[i], p, me)
-        ch = select_puct(nodes, value, prior, count, pending, y, lab, n, p, FRESH_C, fpu,
-                         prior, 0.0)
-        return pick_action(la, lab, n, nodes[ch, LABEL], rng), ch
 
-    @nb.njit(cache=True)
-    def descend(worlds, sim0, lanes, active, params, me, mo, c_puct, fpu, rollouts,
-                prior_moves, own_values, uniform_root, leaf_rollout, expand_after, search,
-                evaluated, nodes, value,
-                prior, count, pending, rng, cur, leaf, status, tensors, masks, labels,
-                my_tensors, s, la, lab, ca, cp, ret, scores, tbuf, roll, hkeys, hnodes, meta):
-        """One wave: ``active`` simulations of every search down to a leaf or a terminal.
+@functools.cache
+def make_expand(own_only: bool, leaf_playout: bool):
+    """Compiled ``expand(priors, values, my_values, me, t, w, b, k)``: create the
+    children of every evaluated leaf and back its values up.
 
-        Lane ``l`` (of ``L = B * lanes``) runs a simulation of search
-        ``b = l // lanes`` in world ``worlds[b, (sim0 + l % lanes) % W]``
-        (worlds: int64[B, W, state_size]); lanes with ``l % lanes >= active``
-        idle (``status[l] == IDLE``). Lanes descend one after another, each
-        leaving a virtual loss on its path until `expand` backs its value up.
-        me: int64[B] searching seat; mo: 1 for one tree per player, 0 for one.
-        uniform_root: the searcher's root moves visited in turn (`least_visited`).
-        cur: int64[L, T] tree cursors (tree ``t`` of search ``b`` has root
-        ``b * T + t``). On return ``status[l] == NEEDS_EVAL`` when the actor
-        ``leaf[l, 0]`` must be evaluated at node ``cur[l, leaf[l, 1]]``: its
-        tensor is in ``tensors[l]``, its legal mask in ``masks[l]`` and the
-        edge label of each legal action in ``labels[l]``; otherwise the
-        simulation ended at a terminal (or a rollout) and is backed up. With
-        ``own_values`` and an opponent leaf, ``leaf[l, 2] == 1`` and the
-        searcher's own view in that world is in ``my_tensors[l]`` (its value
-        for the searcher conditions on the searcher's true cards). With
-        ``leaf_rollout`` a leaf to evaluate is also played out at random from its
-        world, its scores in ``roll[l]`` (float64[L, P], in [0, 1]) for `expand`.
-        expand_after = n >= 1: a leaf other than the searcher's root reached for
-        the k-th time (its visits plus simulations in flight through it, plus
-        this one) with k < n is not evaluated nor given children: a random
-        playout from the simulation's world is backed up through it and
-        ``status[l] == PLAYOUT`` (the expansion threshold of AlphaGo); n = 1
-        evaluates every leaf. ``search`` (below_threshold ``search``; not with
-        ``rollouts``): a node below the threshold is not a stop. A node of the
-        searcher (or any node of an ``so`` tree) is searched as by the
-        knowledge-free PUCT: children with uniform priors on its first visit, a
-        random playout, then PUCT, until its n-th visit evaluates it and the
-        network's priors replace the uniform ones (``evaluated``: bool[nodes],
-        set by `expand`). An opponent's node in its own ``mo`` tree leaves that
-        tree for the rest of the simulation (``off``: it stays at the node) and
-        its move is picked in the searcher's tree (`fresh_move`); an opponent's
-        information set is nearly unique per world, so without ``search``
-        almost every simulation stops at the first opponent move.
-        hkeys, hnodes, meta: with ``mo``, the `isz.search.tree.ChildIndex` of the
-        tree roots (row ``b * T + t``): an opponent's root split has a child for
-        nearly every world, too many to scan at every simulation.
-        """
-        n_trees = cur.shape[1]
-        n_worlds = worlds.shape[1]
-        off = np.zeros(n_trees, dtype=np.bool_)  # search: trees left for this simulation
-        search = search and not rollouts
-        for lane in range(cur.shape[0]):
-            b = lane // lanes
-            if lane % lanes >= active:
-                status[lane] = IDLE
-                continue
-            s[:] = worlds[b, (sim0 + lane % lanes) % n_worlds]
-            for t in range(n_trees):
-                cur[lane, t] = b * n_trees + t
-                if mo and t != me[b]:  # root split: opponents by their own information
-                    cur[lane, t] = indexed_find_or_add(
-                        nodes, value, count, cur[lane, t], info_label(s, params, t, tbuf),
-                        -1, hkeys, hnodes, meta, b * n_trees + t)
-            status[lane] = 0
-            off[:] = False
-            while True:
-                p = current_player(s, params)
-                if p == TERMINAL:
-                    terminal_scores(s, params, ret, scores)
-                    break
-                if p == CHANCE:
-                    a = sample_chance(s, params, rng, ca, cp)
-                    for t in range(n_trees):
-                        if off[t]:
-                            continue
-                        owner = t if mo else me[b]
-                        cur[lane, t] = find_or_add(nodes, value, count, cur[lane, t],
-                                                observe(s, params, a, owner), -1)
-                    apply_action(s, params, a)
-                    continue
-                at = p if mo else 0
-                owner = p if mo else me[b]
-                x = cur[lane, at]
-                at_root = p == me[b] and x == b * n_trees + (me[b] if mo else 0)
-                below = not at_root and nodes[x, VISITS] + pending[x] + 1 < expand_after
-                if not search and below and nodes[x, CHILD] == NONE:
-                    random_playout(s, params, rng, la, ca, cp)  # below the threshold
-                    terminal_scores(s, params, ret, scores)
-                    status[lane] = PLAYOUT
-                    break
-                if search and below and mo and p != me[b] and not evaluated[x]:
-                    off[at] = True  # a fresh opponent node: the searcher's tree picks
-                n = legal_actions(s, params, la)
-                if off[at]:
-                    a, mine = fresh_move(s, params, p, me[b], cur[lane, me[b]], n, la, lab,
-                                         nodes, value, prior, count, pending, fpu, rng)
-                    for t in range(n_trees):
-                        if t == me[b]:
-                            cur[lane, t] = mine
-                        elif not off[t]:
-                            cur[lane, t] = find_or_add(nodes, value, count, cur[lane, t],
-                                                       label_of(s, params, a, p, t), p)
-                    apply_action(s, params, a)
-                    continue
-                for i in range(n):
-                    lab[i] = label_of(s, params, la[i], p, owner)
-                leaf_here = nodes[x, CHILD] == NONE
-                if search:  # the network's priors replace the uniform ones on the n-th visit
-                    leaf_here = not evaluated[x] and (leaf_here or not below)
-                if leaf_here:
-                    if rollouts or search and below:  # uniform priors, a random playout
-                        for i in range(n):
-                            if find_child(nodes, x, lab[i]) == NONE:
-                                add_edge(nodes, value, prior, count, x, lab[i], p, 1.0 / n)
-                        random_playout(s, params, rng, la, ca, cp)
-                        terminal_scores(s, params, ret, scores)
-                        if below:
-                            status[lane] = PLAYOUT
-                        break
-                    info_tensor(s, params, p, tensors[lane])
-                    masks[lane, :] = False
-                    for i in range(n):
-                        masks[lane, la[i]] = True
-                        labels[lane, la[i]] = lab[i]
-                    leaf[lane, 0] = p
-                    leaf[lane, 1] = at
-                    leaf[lane, 2] = 0
-                    if own_values and p != me[b]:
-                        info_tensor(s, params, me[b], my_tensors[lane])
-                        leaf[lane, 2] = 1
-                    if leaf_rollout:  # the tensors and masks are taken: s may move on
-                        random_playout(s, params, rng, la, ca, cp)
-                        terminal_scores(s, params, ret, scores)
-                        for i in range(scores.shape[0]):
-                            roll[lane, i] = scores[i]
-                    status[lane] = NEEDS_EVAL
-                    break
-                ch = select_puct(nodes, value, prior, count, pending, x, lab, n, p, c_puct,
-                                 fpu, prior, 0.0)
-                # prior_moves 1: opponents play the prior; 2: so does the searcher
-                # below its root (the root's values are then on-policy Q)
-                if prior_moves == 1 and p != me[b] or prior_moves == 2 and not at_root:
-                    ch = sample_prior(nodes, prior, x, lab, n, rng)
-                elif uniform_root and at_root:
-                    ch = least_visited(nodes, pending, x, lab, n)
-                a = pick_action(la, lab, n, nodes[ch, LABEL], rng)
-                for t in range(n_trees):
-                    if t == at:
-                        cur[lane, t] = ch
-                    elif not off[t]:
-                        cur[lane, t] = find_or_add(nodes, value, count, cur[lane, t],
-                                                label_of(s, params, a, p, t), p)
-                apply_action(s, params, a)
-            for t in range(n_trees):
-                if status[lane] == NEEDS_EVAL:
-                    add_pending(nodes, pending, cur[lane, t], 1)
+    Rows are lanes (see `LaneBuffers`): priors: float32[L, A]; values:
+    float32[L, P] in [-1, 1] from the actor's view; my_values: float32[L, P] from
+    the searcher's view, whose searcher entry replaces the actor's estimate where
+    ``w.leaf[l, 2] == 1`` (rows whose ``w.status`` is not NEEDS_EVAL are ignored);
+    me: int64[B]. When several lanes of a wave stopped at the same leaf, the first
+    one creates its children (or sets their priors: ``t.evaluated``, see
+    `isz.search.puct_descend`); every lane backs up its own value and lifts its
+    virtual loss. With ``own_only`` (value_view ``own``) only own-view entries are
+    used: the actor's entry from the actor's view and the searcher's from its own;
+    the other seats share the rest of a zero sum equally (clipped to [-1, 1]).
+    With ``leaf_playout``, every score backed up is ``(1 - m)`` times the
+    network's plus ``m = k.leaf_mix`` times the leaf's random playout (``w.roll``,
+    from ``descend``): AlphaGo's mixed leaf evaluation.
+    """
+
+    @njit_closure
+    def set_priors(priors, lane, x, t, w):
+        """The network's priors on the children of leaf ``x`` (made here, or made with
+        uniform priors by a below-threshold search)."""
+        actor = w.leaf[lane, 0]
+        for a in range(w.masks.shape[1]):
+            if w.masks[lane, a]:
+                ch = find_child(t, x, w.labels[lane, a])
+                if ch == NONE:
+                    add_edge(t, x, w.labels[lane, a], actor, priors[lane, a])
                 else:
-                    backprop(nodes, value, cur[lane, t], scores)
+                    t.prior[ch] = priors[lane, a]
+        t.evaluated[x] = True
 
-    @nb.njit(cache=True)
-    def expand(priors, values, my_values, me, lanes, own_only, leaf_mix, roll, evaluated,
-               nodes, value, prior, count, pending, cur, leaf, status, masks, labels, scores):
-        """Create the children of every evaluated leaf and back its values up.
-
-        Rows are lanes (see `descend`): priors: float32[L, A]; values:
-        float32[L, num_players] in [-1, 1] from the actor's view; my_values:
-        float32[L, num_players] from the searcher's view, whose searcher entry
-        replaces the actor's estimate where ``leaf[l, 2] == 1`` (rows whose
-        ``status`` is not NEEDS_EVAL are ignored). When several lanes of a
-        wave stopped at the same leaf, the first one creates its children (or
-        sets their priors: ``evaluated``, see `descend`);
-        every lane backs up its own value and lifts its virtual loss. With
-        ``own_only`` (value_view ``own``) only own-view entries are used: the
-        actor's entry from the actor's view and the searcher's from its own;
-        the other seats share the rest of a zero sum equally (clipped to
-        [-1, 1]). With ``leaf_mix = m > 0`` every score backed up is ``(1 - m)``
-        times the network's plus ``m`` times the leaf's random playout
-        (``roll``, from `descend`): AlphaGo's mixed leaf evaluation.
-        """
-        n_trees = cur.shape[1]
-        for lane in range(cur.shape[0]):
-            if status[lane] != NEEDS_EVAL:
-                continue
-            b = lane // lanes
-            actor = leaf[lane, 0]
-            x = cur[lane, leaf[lane, 1]]
-            if not evaluated[x]:  # children with uniform priors (below_threshold search)
-                for a in range(masks.shape[1]):  # take the network's
-                    if masks[lane, a]:
-                        ch = find_child(nodes, x, labels[lane, a])
-                        if ch == NONE:
-                            add_edge(nodes, value, prior, count, x, labels[lane, a], actor,
-                                     priors[lane, a])
-                        else:
-                            prior[ch] = priors[lane, a]
-                evaluated[x] = True
-            for i in range(scores.shape[0]):
-                scores[i] = 0.5 * (values[lane, i] + 1.0)
-            if leaf[lane, 2] == 1:
-                scores[me[b]] = 0.5 * (my_values[lane, me[b]] + 1.0)
-            if own_only:
-                own_sum = values[lane, actor]
-                n_known = 1
-                if leaf[lane, 2] == 1:
-                    own_sum += my_values[lane, me[b]]
-                    n_known = 2
-                n_rest = scores.shape[0] - n_known
-                if n_rest > 0:
-                    rest = min(1.0, max(-1.0, -own_sum / n_rest))
-                    for i in range(scores.shape[0]):
-                        if i != actor and not (leaf[lane, 2] == 1 and i == me[b]):
-                            scores[i] = 0.5 * (rest + 1.0)
-            if leaf_mix > 0.0:
+    @njit_closure
+    def leaf_scores(values, my_values, me, lane, w, scores, k):
+        """Each player's score in [0, 1] of the leaf of ``lane`` into ``scores``."""
+        actor, mine = w.leaf[lane, 0], w.leaf[lane, 2] == 1
+        for i in range(scores.shape[0]):
+            scores[i] = 0.5 * (values[lane, i] + 1.0)
+        if mine:
+            scores[me] = 0.5 * (my_values[lane, me] + 1.0)
+        if own_only:
+            own_sum = values[lane, actor]
+            n_known = 1
+            if mine:
+                own_sum += my_values[lane, me]
+                n_known = 2
+            n_rest = scores.shape[0] - n_known
+            if n_rest > 0:
+                rest = min(1.0, max(-1.0, -own_sum / n_rest))
                 for i in range(scores.shape[0]):
-                    scores[i] = (1.0 - leaf_mix) * scores[i] + leaf_mix * roll[lane, i]
-            for t in range(n_trees):
-                add_pending(nodes, pending, cur[lane, t], -1)
-                backprop(nodes, value, cur[lane, t], scores)
+                    if i != actor and not (mine and i == me):
+                        scores[i] = 0.5 * (rest + 1.0)
+        if leaf_playout:
+            m = k.leaf_mix
+            for i in range(scores.shape[0]):
+                scores[i] = (1.0 - m) * scores[i] + m * w.roll[lane, i]
 
-    return descend, expand
+    @njit_closure
+    def expand(priors, values, my_values, me, t, w, b, k):
+        for lane in range(w.cur.shape[0]):
+            if w.status[lane] != NEEDS_EVAL:
+                continue
+            x = w.cur[lane, w.leaf[lane, 1]]
+            if not t.evaluated[x]:
+                set_priors(priors, lane, x, t, w)
+            leaf_scores(values, my_values, me[lane // k.lanes], lane, w, b.scores, k)
+            for j in range(w.cur.shape[1]):
+                add_pending(t, w.cur[lane, j], -1)
+                backprop(t, w.cur[lane, j], b.scores)
+
+    return expand

@@ -13,14 +13,25 @@ from isz.games.base import Game
 from isz.rng import new_rng
 from isz.search.driver import Scratch
 from isz.search.evaluator import Evaluator
-from isz.search.puct import NEEDS_EVAL, PLAYOUT, make_puct
+from isz.search.puct import NEEDS_EVAL, PLAYOUT, LaneBuffers, PUCTKnobs, PUCTVariant, make_puct
 from isz.search.tree import CHILD, LABEL, NONE, SIB, VISITS, ChildIndex, Tree
-from isz.settings.search import OPPONENT_MODES, PUCT_KERNEL
+from isz.settings.search import PUCT_KERNEL
 from isz.types import check_int
+
+__all__ = ["PUCTBatch", "PUCTConfig", "puct_variant"]
 
 # c_puct, fpu, tree, rollouts, dirichlet_alpha, dirichlet_eps, opponents, value_view,
 # root_selection, leaf_mix, expand_after, below_threshold: declared in isz.settings.search
 PUCTConfig = PUCT_KERNEL.dataclass("PUCTConfig", __name__, frozen=True)
+
+
+def puct_variant(cfg: PUCTConfig, n_trees: int) -> PUCTVariant:
+    """The compiled kernels' choices for ``cfg`` with ``n_trees`` trees a search (an
+    ``mo`` tree of a one-player game is its ``so`` tree)."""
+    return PUCTVariant(tree="mo" if n_trees > 1 else "so", rollouts=bool(cfg.rollouts),
+                       opponents=cfg.opponents, value_view=cfg.value_view,
+                       root_selection=cfg.root_selection, leaf_playout=cfg.leaf_mix > 0,
+                       below_threshold=cfg.below_threshold)
 
 
 class PUCTBatch:
@@ -41,17 +52,19 @@ class PUCTBatch:
                  seed: int, lanes: int = 1):
         check_int("expand_after", cfg.expand_after, lo=1)
         self.game, self.cfg = game, cfg
-        self.descend, self.expand = make_puct(game.kernel)
         self.worlds = worlds
         self.me = np.asarray(me, dtype=np.int64)
         self.lanes = lanes
         b = len(worlds)
         n = b * lanes
         self.n_trees = game.num_players if cfg.tree == "mo" else 1
+        self.descend, self.expand = make_puct(game.kernel, puct_variant(cfg, self.n_trees))
+        self.knobs = PUCTKnobs(lanes, float(cfg.c_puct), float(cfg.fpu), int(cfg.expand_after),
+                               float(cfg.leaf_mix))
         sims = worlds.shape[1]
         # new nodes a lane may add in one wave: its path in every tree, the leaf's
         # children; below_threshold search also adds the missing labels at each node
-        # of its path (so trees, fresh_move) and children with uniform priors
+        # of its path (so trees, fresh_step) and children with uniform priors
         depth = game.max_game_length + 1
         self.per_step = self.n_trees * depth + game.num_actions * \
             (depth if cfg.below_threshold == "search" else 1)
@@ -59,24 +72,22 @@ class PUCTBatch:
                          roots=b * self.n_trees)
         self.rng = new_rng(seed)
         self.np_rng = np.random.default_rng(seed)
-        self.cur = np.zeros((n, self.n_trees), dtype=np.int64)
-        self.leaf = np.zeros((n, 3), dtype=np.int64)
-        self.status = np.zeros(n, dtype=np.int64)
-        self.tensors = np.zeros((n, game.tensor_size), dtype=np.float32)
-        self.my_tensors = np.zeros((n, game.tensor_size), dtype=np.float32)
-        self.roll = np.zeros((n, game.num_players), dtype=np.float64)  # leaf playouts
-        self.masks = np.zeros((n, game.num_actions), dtype=np.bool_)
-        self.labels = np.zeros((n, game.num_actions), dtype=np.int64)
-        self.b = Scratch(game)
+        self.buf = LaneBuffers.of(n, self.n_trees, game.tensor_size, game.num_actions,
+                                  game.num_players)
+        self.b = Scratch.of(game)
         # the roots' child index (mo: opponents' root splits); so: one unused small row
         mo = self.n_trees > 1
         self.index = ChildIndex(np.arange(b * self.n_trees) if mo else np.zeros(1, np.int64),
                                 sims + lanes if mo else 0)
-        self.evaluated = np.zeros(self.tree.capacity, dtype=np.bool_)
         self.simulations = 0  # per search, so far
         self.evaluations = 0
         self.playouts = 0  # simulations that stopped below the expansion threshold
         self.leaf_batches: list[int] = []
+
+    @property
+    def evaluated(self) -> np.ndarray:
+        """bool[capacity]: the nodes whose children have the evaluator's priors."""
+        return self.tree.evaluated
 
     def root(self, b: int) -> int:
         """Root node of search b's own tree."""
@@ -89,40 +100,22 @@ class PUCTBatch:
     def step(self, k: int, evaluator: Evaluator | None, active: int = 1) -> None:
         """One wave: simulations ``k .. k + active - 1`` of every search (``active <=
         lanes``): descend, evaluate the leaves in one batch, expand."""
-        g, c, t = self.game, self.cfg, self.tree
-        t.reserve(self.per_step * len(self.status))
+        g, c, t, w = self.game, self.cfg, self.tree, self.buf
+        t.reserve(self.per_step * len(w.status))
         if self.n_trees > 1:
             self.index.reserve(t.nodes, active)
-        x = self.index
-        self.descend(self.worlds, k, self.lanes, active, g.kparams, self.me,
-                     int(self.n_trees > 1), c.c_puct, c.fpu, c.rollouts,
-                     OPPONENT_MODES.index(c.opponents), c.value_view in ("searcher", "own"),
-                     c.root_selection == "uniform", c.leaf_mix > 0, int(c.expand_after),
-                     c.below_threshold == "search", self._evaluated(), t.nodes, t.value, t.prior,
-                     t.count, t.pending, self.rng, self.cur, self.leaf,
-                     self.status, self.tensors, self.masks, self.labels, self.my_tensors,
-                     self.b.s, self.b.la, self.b.lab, self.b.ca, self.b.cp, self.b.ret,
-                     self.b.scores, self.b.tbuf, self.roll, x.hkeys, x.hnodes, x.meta)
+        self.descend(self.worlds, k, active, g.kparams, self.me, t.arrays, self.index.arrays,
+                     w, self.b, self.rng, self.knobs)
         self.simulations = k + active
         if c.expand_after > 1:
-            self.playouts += int(np.count_nonzero(self.status == PLAYOUT))
-        need = np.flatnonzero(self.status == NEEDS_EVAL)
+            self.playouts += int(np.count_nonzero(w.status == PLAYOUT))
+        need = np.flatnonzero(w.status == NEEDS_EVAL)
         if len(need) == 0:
             return
         priors, values, my_values = self._evaluate(evaluator, need)
         if c.dirichlet_eps > 0:
             self._root_noise(need, priors)
-        self.expand(priors, values, my_values, self.me, self.lanes, c.value_view == "own",
-                    float(c.leaf_mix), self.roll, self.evaluated, t.nodes, t.value, t.prior,
-                    t.count, t.pending, self.cur, self.leaf, self.status, self.masks,
-                    self.labels, self.b.scores)
-
-    def _evaluated(self) -> np.ndarray:
-        """bool[capacity]: nodes the evaluator has expanded, grown with the tree."""
-        have, need = len(self.evaluated), self.tree.capacity
-        if have < need:
-            self.evaluated = np.concatenate([self.evaluated, np.zeros(need - have, np.bool_)])
-        return self.evaluated
+        self.expand(priors, values, my_values, self.me, t.arrays, w, self.b, self.knobs)
 
     def _evaluate(self, evaluator: Evaluator, need: np.ndarray):
         """One evaluator call for the pending leaves (actor views, then searcher views).
@@ -130,12 +123,13 @@ class PUCTBatch:
         Returns priors float32[L, A], values and my_values float32[L, P]; rows
         outside ``need`` are zero.
         """
-        g, n = self.game, len(self.status)
-        mine = need[self.leaf[need, 2] == 1]
+        g, w = self.game, self.buf
+        n = len(w.status)
+        mine = need[w.leaf[need, 2] == 1]
         # the searcher's view is not a decision: any non-empty mask will do
         all_legal = np.ones((len(mine), g.num_actions), dtype=np.bool_)
-        p, v = evaluator.evaluate(np.concatenate([self.tensors[need], self.my_tensors[mine]]),
-                                  np.concatenate([self.masks[need], all_legal]))
+        p, v = evaluator.evaluate(np.concatenate([w.tensors[need], w.my_tensors[mine]]),
+                                  np.concatenate([w.masks[need], all_legal]))
         priors = np.zeros((n, g.num_actions), dtype=np.float32)
         values = np.zeros((n, g.num_players), dtype=np.float32)
         my_values = np.zeros((n, g.num_players), dtype=np.float32)
@@ -147,11 +141,11 @@ class PUCTBatch:
 
     def _root_noise(self, need: np.ndarray, priors: np.ndarray) -> None:
         """Dirichlet noise on the searcher's root priors when the root is expanded."""
+        w = self.buf
         for lane in need:
             b = lane // self.lanes
-            if self.cur[lane, self.leaf[lane, 1]] == self.root(b) and \
-                    self.leaf[lane, 0] == self.me[b]:
-                legal = np.flatnonzero(self.masks[lane])
+            if w.cur[lane, w.leaf[lane, 1]] == self.root(b) and w.leaf[lane, 0] == self.me[b]:
+                legal = np.flatnonzero(w.masks[lane])
                 noise = self.np_rng.dirichlet([self.cfg.dirichlet_alpha] * len(legal))
                 eps = self.cfg.dirichlet_eps
                 priors[lane, legal] = (1 - eps) * priors[lane, legal] + eps * noise

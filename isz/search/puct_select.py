@@ -1,8 +1,9 @@
 """The compiled selection rules of PUCT-ISMCTS (see `isz.search.puct`).
 
-Children of a node are a linked list in `isz.search.tree`'s arrays; ``lab[:n]``
-are the edge labels of the moves legal in the simulation's world, so a rule
-looks only at compatible children (the subset-armed bandit of ISMCTS).
+Children of a node are a linked list in `isz.search.tree`'s arrays (``t``: its
+`TreeArrays`); ``lab[:n]`` are the edge labels of the moves legal in the
+simulation's world, so a rule looks only at compatible children (the
+subset-armed bandit of ISMCTS).
 """
 
 from __future__ import annotations
@@ -16,16 +17,16 @@ from isz.search.tree import AVAIL, CHILD, LABEL, NONE, SIB, VISITS, add_child, f
 
 
 @nb.njit(cache=True)
-def add_edge(nodes, value, prior, count, node, label, actor, p):
-    ch = add_child(nodes, value, count, node, label, actor)
-    nodes[ch, AVAIL] = 0  # PUCT counts availability from the first selection on
-    prior[ch] = p
+def add_edge(t, node, label, actor, p):
+    """A new child of ``node`` with prior ``p``; returns it."""
+    ch = add_child(t, node, label, actor)
+    t.nodes[ch, AVAIL] = 0  # PUCT counts availability from the first selection on
+    t.prior[ch] = p
     return ch
 
 
 @nb.njit(cache=True)
-def select_puct(nodes, value, prior, count, pending, node, lab, n, actor, c_puct, fpu,
-                anchor, lam):
+def select_puct(t, node, lab, n, actor, c_puct, fpu, anchor, lam):
     """The compatible child maximising PUCT; new labels join with prior 1/n.
 
     A simulation in flight through a child counts as a visit that scored 0
@@ -35,8 +36,9 @@ def select_puct(nodes, value, prior, count, pending, node, lab, n, actor, c_puct
     move, e.g. a value network's; not read when ``lam == 0``).
     """
     for i in range(n):
-        if find_child(nodes, node, lab[i]) == NONE:
-            add_edge(nodes, value, prior, count, node, lab[i], actor, 1.0 / n)
+        if find_child(t, node, lab[i]) == NONE:
+            add_edge(t, node, lab[i], actor, 1.0 / n)
+    nodes, value, prior, pending = t.nodes, t.value, t.prior, t.pending
     best = NONE
     best_v = -1e300
     ch = nodes[node, CHILD]
@@ -59,9 +61,10 @@ def select_puct(nodes, value, prior, count, pending, node, lab, n, actor, c_puct
 
 
 @nb.njit(cache=True)
-def least_visited(nodes, pending, node, lab, n):
+def least_visited(t, node, lab, n):
     """The compatible child with the fewest visits (in flight included); the first
     in sibling order on ties. Call after `select_puct`, which adds missing labels."""
+    nodes, pending = t.nodes, t.pending
     best = NONE
     best_n = 1 << 62
     ch = nodes[node, CHILD]
@@ -78,8 +81,9 @@ def least_visited(nodes, pending, node, lab, n):
 
 
 @nb.njit(cache=True)
-def sample_prior(nodes, prior, node, lab, n, rng):
+def sample_prior(t, node, lab, n, rng):
     """A compatible child drawn in proportion to its prior (the opponent model)."""
+    nodes, prior = t.nodes, t.prior
     total = 0.0
     ch = nodes[node, CHILD]
     while ch != NONE:

@@ -4,7 +4,7 @@ One tree over the searcher's information sets: every iteration takes a fresh
 determinization, descends choosing only among children legal in *that* world,
 expands one node, plays out randomly and backs up. The UCB term counts
 availability ``A_i`` — how often child ``i`` was legal when its parent was
-visited — instead of the parent's visits, exactly as seed 000:
+visited — instead of the parent's visits, exactly as the seed does:
 ``W_i / N_i + c * sqrt(ln A_i / N_i)``.
 
 Edges are labelled by what the searcher observes (`Kernel.observe`). Where an
@@ -12,29 +12,70 @@ opponent's move is hidden (ReconGame), all the moves that look alike share one
 edge and the move played in the world is drawn uniformly among them (the "+POM"
 variant); in card games every move is public and this is plain SO-ISMCTS.
 
-With ``label_mode = FULL`` on a single state, labels are the actions themselves
-and the kernel is plain UCT (``use_parent_visits`` selects the ``ln N_parent``
-term of classic UCT), which PIMC and the cheating baseline use.
+With ``full_labels`` on a single state, labels are the actions themselves and
+the kernel is plain UCT (``parent_visits`` selects the ``ln N_parent`` term of
+classic UCT), which PIMC and the cheating baseline use.
+
+`make_so_ismcts` builds one loop per game and `SOVariant` (what it does: labels,
+selection rule, root prior, leaf scoring); the numbers it reads at run time
+travel as one `SOKnobs`.
 """
 
 from __future__ import annotations
 
 import functools
 import math
+from dataclasses import dataclass
+from typing import NamedTuple
 
 import numba as nb
+import numpy as np
 
+from isz._numba_cache import njit_closure
 from isz.games.kernel import Kernel
 from isz.rng import rand_below, rand_float
-from isz.search.playout import make_playout
+from isz.search.playout import make_leaf, make_playout
 from isz.search.puct_select import select_puct
 from isz.search.tree import AVAIL, CHILD, LABEL, NONE, SIB, VISITS, add_child, backprop, find_child
 from isz.types import CHANCE, TERMINAL
 
-OBSERVED = 0
-"""Label edges by the searcher's observation (information-set tree)."""
-FULL = 1
-"""Label edges by the actions themselves (UCT on one known state)."""
+
+@dataclass(frozen=True)
+class SOVariant:
+    """What a compiled SO-ISMCTS loop does, fixed when `make_so_ismcts` builds it.
+
+    ``full_labels``: edges are the actions themselves (UCT on one known state), not
+    the searcher's observations. ``parent_visits``: UCB explores by ``ln N_parent``
+    (classic UCT), not by availability. ``smooth``: Smooth UCT selection
+    (`make_select`). ``root_prior``: the root's moves, once each is tried, are
+    selected by PUCT on ``SOKnobs.root_prior``. ``leaf``: how the world below the
+    tree is scored, a name of `isz.search.playout.LEAVES`.
+    """
+
+    full_labels: bool = False
+    parent_visits: bool = False
+    smooth: bool = False
+    root_prior: bool = False
+    leaf: str = "playout"
+
+
+class SOKnobs(NamedTuple):
+    """The numbers a compiled SO-ISMCTS loop reads at run time (one argument).
+
+    ``c``: UCB's exploration constant; ``smooth``: ``(eta, gamma, d)`` of Smooth UCT;
+    ``c_prior``: c_puct of the root's PUCT; ``root_prior``: float64[num_actions], a
+    policy of the searcher's own view; ``root_value``: float64[num_actions], each
+    root move's score in [0, 1] for the searcher (a value network's), weighted
+    ``value_mix`` against the rollouts' mean in the root's PUCT
+    (`isz.search.puct_select.select_puct`'s ``anchor`` and ``lam``).
+    """
+
+    c: float
+    smooth: tuple[float, float, float]
+    c_prior: float
+    root_prior: np.ndarray
+    root_value: np.ndarray
+    value_mix: float
 
 
 @nb.njit(cache=True)
@@ -54,11 +95,11 @@ def pick_action(la, lab, n, label, rng):
 
 
 @nb.njit(cache=True)
-def untried_labels(nodes, node, lab, n, untried):
+def untried_labels(t, node, lab, n, untried):
     """Distinct labels among ``lab[:n]`` with no child yet; returns their count."""
     nu = 0
     for i in range(n):
-        if find_child(nodes, node, lab[i]) != NONE:
+        if find_child(t, node, lab[i]) != NONE:
             continue
         dup = False
         for k in range(nu):
@@ -72,34 +113,9 @@ def untried_labels(nodes, node, lab, n, untried):
 
 
 @nb.njit(cache=True)
-def select_ucb(nodes, value, node, lab, n, c, use_parent_visits):
-    """The compatible child maximising UCB; bumps availability of every compatible child."""
-    best = NONE
-    best_v = -1e300
-    parent_n = nodes[node, VISITS]
-    ch = nodes[node, CHILD]
-    while ch != NONE:
-        label = nodes[ch, LABEL]
-        compatible = False
-        for i in range(n):
-            if lab[i] == label:
-                compatible = True
-                break
-        if compatible:
-            nodes[ch, AVAIL] += 1
-            nv = nodes[ch, VISITS]
-            cnt = parent_n if use_parent_visits else nodes[ch, AVAIL]
-            v = value[ch] / nv + c * math.sqrt(math.log(cnt) / nv)
-            if v > best_v:
-                best_v = v
-                best = ch
-        ch = nodes[ch, SIB]
-    return best
-
-
-@nb.njit(cache=True)
-def select_average(nodes, node, lab, n, rng):
+def select_average(t, node, lab, n, rng):
     """A compatible child drawn in proportion to its visits (the average policy)."""
+    nodes = t.nodes
     total = 0
     ch = nodes[node, CHILD]
     while ch != NONE:
@@ -123,100 +139,139 @@ def select_average(nodes, node, lab, n, rng):
     return last
 
 
-@nb.njit(cache=True)
-def select(nodes, value, node, lab, n, c, use_parent_visits, smooth, rng):
-    """UCB selection, or Smooth UCT when ``smooth = (eta, gamma, d)`` has eta > 0.
+@functools.cache
+def make_select(parent_visits: bool, smooth: bool):
+    """Compiled ``select(t, node, lab, n, c, sm, rng)``: the compatible child of ``node``
+    (labels ``lab[:n]``) chosen by UCB, bumping the availability of every compatible
+    child: ``W_i / N_i + c * sqrt(ln A_i / N_i)``, ``A_i`` the parent's visits with
+    ``parent_visits``. With ``smooth``, Smooth UCT (Heinrich & Silver, IJCAI 2015):
+    UCB's child with probability ``eta_k = max(gamma, eta / (1 + d * sqrt(N_parent)))``,
+    ``sm = (eta, gamma, d)``, else one drawn from the node's average policy
+    (children in proportion to their visits); in Kuhn and Leduc this approaches a
+    Nash equilibrium where plain UCT does not."""
 
-    Smooth UCT (Heinrich & Silver, IJCAI 2015) follows UCB with probability
-    ``eta_k = max(gamma, eta / (1 + d * sqrt(N_parent)))`` and otherwise the
-    node's average policy (children in proportion to their visits); in Kuhn
-    and Leduc this approaches a Nash equilibrium where plain UCT does not.
-    """
-    best = select_ucb(nodes, value, node, lab, n, c, use_parent_visits)
-    if smooth[0] <= 0.0:
+    @njit_closure
+    def select_ucb(t, node, lab, n, c):
+        nodes = t.nodes
+        best = NONE
+        best_v = -1e300
+        parent_n = nodes[node, VISITS]
+        ch = nodes[node, CHILD]
+        while ch != NONE:
+            label = nodes[ch, LABEL]
+            compatible = False
+            for i in range(n):
+                if lab[i] == label:
+                    compatible = True
+                    break
+            if compatible:
+                nodes[ch, AVAIL] += 1
+                nv = nodes[ch, VISITS]
+                cnt = parent_n if parent_visits else nodes[ch, AVAIL]
+                v = t.value[ch] / nv + c * math.sqrt(math.log(cnt) / nv)
+                if v > best_v:
+                    best_v = v
+                    best = ch
+            ch = nodes[ch, SIB]
         return best
-    eta_k = max(smooth[1], smooth[0] / (1.0 + smooth[2] * math.sqrt(nodes[node, VISITS])))
-    if rand_float(rng) < eta_k:
-        return best
-    return select_average(nodes, node, lab, n, rng)
+
+    @njit_closure
+    def select(t, node, lab, n, c, sm, rng):
+        best = select_ucb(t, node, lab, n, c)
+        if not smooth:
+            return best
+        eta_k = max(sm[1], sm[0] / (1.0 + sm[2] * math.sqrt(t.nodes[node, VISITS])))
+        if rand_float(rng) < eta_k:
+            return best
+        return select_average(t, node, lab, n, rng)
+
+    return select
 
 
 @functools.cache
-def make_so_ismcts(kernel: Kernel):
-    """The compiled SO-ISMCTS iteration loop for one game (see `run` below)."""
+def make_so_ismcts(kernel: Kernel, variant: SOVariant = SOVariant()):
+    """The compiled SO-ISMCTS iteration loop ``run`` for one game and variant.
+
+    ``run(worlds, params, me, start, stop, t, b, rng, k)`` runs iterations
+    ``start..stop-1``, iteration ``i`` in world ``worlds[i % len(worlds)]``
+    (int64[W, state_size]) for seat ``me``: `descend` to a new node, score the
+    world below it (``variant.leaf``), back the scores up. ``t``: the tree's
+    `isz.search.tree.TreeArrays` (root 0; ``prior`` holds the root children's
+    priors, ``pending`` is all zeros), ``b``: `isz.search.driver.Scratch`, ``rng``:
+    `isz.rng` state, ``k``: `SOKnobs`. Returns the next iteration to run: ``stop``,
+    or earlier when the tree is full (the caller grows it and calls again).
+    """
     current_player = kernel.current_player
     legal_actions = kernel.legal_actions
     apply_action = kernel.apply_action
     observe = kernel.observe
-    sample_chance, random_playout, terminal_scores = make_playout(kernel)
+    sample_chance = make_playout(kernel)[0]
+    leaf = make_leaf(kernel, variant.leaf)
+    select = make_select(variant.parent_visits, variant.smooth)
+    full_labels, root_prior = variant.full_labels, variant.root_prior
 
-    @nb.njit(cache=True)
-    def run(dets, params, me, label_mode, use_parent_visits, c, smooth, root_prior, c_prior,
-            root_value, value_mix, start, stop, nodes, value, prior, pending, count, rng, s,
-            la, lab, untried, ca, cp, ret, scores):
-        """Iterations ``start..stop-1``, iteration ``i`` in world ``dets[i % len(dets)]``.
+    @njit_closure
+    def label_of(s, params, a, actor, me):
+        """The edge label of move ``a`` of ``actor`` (CHANCE too) as ``me`` sees it."""
+        return a if full_labels or actor == me else observe(s, params, a, me)
 
-        With ``c_prior > 0`` the root's moves, once each is tried, are selected by
-        PUCT on ``root_prior`` (float64[num_actions], a policy of the searcher's
-        own view; a root child's prior is kept in the tree's ``prior``, and
-        ``pending`` is all zeros: `isz.search.puct_select.select_puct`); every
-        other node by UCB. With ``value_mix = lam > 0`` too, a root move's mean
-        score there is ``(1 - lam)`` its rollouts' + ``lam * root_value[move]``
-        (float64[num_actions], scores in [0, 1] of the searcher's view after each
-        move, a value network's).
+    @njit_closure
+    def try_new(params, node, p, n, nu, t, b, rng, k):
+        """The child of one of ``node``'s ``nu`` untried labels, drawn uniformly, its
+        move applied to ``b.s``."""
+        label = b.untried[rand_below(rng, nu)]
+        a = pick_action(b.la, b.lab, n, label, rng)
+        if root_prior and node == 0:  # the child add_child makes
+            t.prior[t.count[0]] = k.root_prior[label]
+        child = add_child(t, node, label, p)
+        apply_action(b.s, params, a)
+        return child
 
-        Returns the next iteration to run: ``stop``, or earlier when the tree
-        is full (the caller grows it and calls again). ``smooth``: float64[3]
-        Smooth UCT parameters (eta <= 0: plain UCB). ``s``, ``la``, ``lab``,
-        ``untried``, ``ca``, ``cp``, ``ret``, ``scores`` are scratch buffers.
-        """
-        ndet = dets.shape[0]
-        cap = nodes.shape[0]
+    @njit_closure
+    def choose(node, p, n, t, b, rng, k):
+        """The child of ``node`` (every label tried) that ``p`` moves to."""
+        if root_prior and node == 0:
+            return select_puct(t, node, b.lab, n, p, k.c_prior, 0.5, k.root_value,
+                               k.value_mix)
+        return select(t, node, b.lab, n, k.c, k.smooth, rng)
+
+    @njit_closure
+    def descend(params, me, t, b, rng, k):
+        """Walk world ``b.s`` down from the root until a move or a chance outcome makes
+        a new node, or the game ends; returns that node (``b.s``: the world there)."""
+        s = b.s
+        node = 0
+        while True:
+            p = current_player(s, params)
+            if p == TERMINAL:
+                return node
+            if p == CHANCE:
+                a = sample_chance(s, params, rng, b.ca, b.cp)
+                label = label_of(s, params, a, p, me)
+                apply_action(s, params, a)
+                ch = find_child(t, node, label)
+                if ch == NONE:
+                    return add_child(t, node, label, -1)
+                node = ch
+                continue
+            n = legal_actions(s, params, b.la)
+            for i in range(n):
+                b.lab[i] = label_of(s, params, b.la[i], p, me)
+            nu = untried_labels(t, node, b.lab, n, b.untried)
+            if nu > 0:
+                return try_new(params, node, p, n, nu, t, b, rng, k)
+            node = choose(node, p, n, t, b, rng, k)
+            apply_action(s, params, pick_action(b.la, b.lab, n, t.nodes[node, LABEL], rng))
+
+    @njit_closure
+    def run(worlds, params, me, start, stop, t, b, rng, k):
         for it in range(start, stop):
-            if count[0] + 2 > cap:
+            if t.count[0] + 2 > t.nodes.shape[0]:
                 return it
-            s[:] = dets[it % ndet]
-            node = 0
-            while True:
-                p = current_player(s, params)
-                if p == TERMINAL:
-                    break
-                if p == CHANCE:
-                    a = sample_chance(s, params, rng, ca, cp)
-                    label = a if label_mode == FULL else observe(s, params, a, me)
-                    apply_action(s, params, a)
-                    ch = find_child(nodes, node, label)
-                    if ch == NONE:
-                        node = add_child(nodes, value, count, node, label, -1)
-                        break
-                    node = ch
-                    continue
-                n = legal_actions(s, params, la)
-                for i in range(n):
-                    if label_mode == FULL or p == me:
-                        lab[i] = la[i]
-                    else:
-                        lab[i] = observe(s, params, la[i], me)
-                nu = untried_labels(nodes, node, lab, n, untried)
-                if nu > 0:
-                    label = untried[rand_below(rng, nu)]
-                    a = pick_action(la, lab, n, label, rng)
-                    if node == 0 and c_prior > 0.0:  # the child add_child makes
-                        prior[count[0]] = root_prior[label]
-                    node = add_child(nodes, value, count, node, label, p)
-                    apply_action(s, params, a)
-                    break
-                if node == 0 and c_prior > 0.0:
-                    node = select_puct(nodes, value, prior, count, pending, node, lab, n, p,
-                                       c_prior, 0.5, root_value, value_mix)
-                else:
-                    node = select(nodes, value, node, lab, n, c, use_parent_visits, smooth, rng)
-                apply_action(s, params, pick_action(la, lab, n, nodes[node, LABEL], rng))
-            random_playout(s, params, rng, la, ca, cp)
-            terminal_scores(s, params, ret, scores)
-            backprop(nodes, value, node, scores)
+            b.s[:] = worlds[it % worlds.shape[0]]
+            node = descend(params, me, t, b, rng, k)
+            leaf(b.s, params, me, rng, b, k)
+            backprop(t, node, b.scores)
         return stop
 
     return run
-
-

@@ -6,12 +6,18 @@ of the node's ``ACTOR``, the seat whose move led into the node), ``prior`` is
 ``float64[capacity]`` (the policy prior of the edge into the node; PUCT only),
 ``pending`` is ``int64[capacity]`` (simulations in flight through the node, the
 virtual losses of a PUCT search with several simulations per batch; PUCT only),
-``count`` is ``int64[1]`` (nodes in use). Children form a singly linked list in creation
-order (``CHILD`` -> first, ``SIB`` -> next), which keeps creation-order
-tie-breaking identical to the seed's list of children.
+``evaluated`` is ``bool[capacity]`` (the evaluator has set the priors of the node's
+children; PUCT only), ``count`` is ``int64[1]`` (nodes in use). Children form a
+singly linked list in creation order (``CHILD`` -> first, ``SIB`` -> next), which
+keeps creation-order tie-breaking identical to the seed's list of children.
+
+Compiled code takes the arrays as one `TreeArrays` (``Tree.arrays``), the hash
+index of a node's children as one `IndexArrays` (``ChildIndex.arrays``).
 """
 
 from __future__ import annotations
+
+from typing import NamedTuple
 
 import numba as nb
 import numpy as np
@@ -21,18 +27,37 @@ NUM_FIELDS = 7
 NONE = -1
 
 
+class TreeArrays(NamedTuple):
+    """The arrays of a `Tree`, as compiled search code takes them (one argument)."""
+
+    nodes: np.ndarray
+    value: np.ndarray
+    prior: np.ndarray
+    pending: np.ndarray
+    evaluated: np.ndarray
+    count: np.ndarray
+
+
 class Tree:
     """Owner of the arrays of one or more search trees (one root per tree)."""
 
     def __init__(self, capacity: int, roots: int = 1):
-        self.nodes = np.empty((max(capacity, roots + 1), NUM_FIELDS), dtype=np.int64)
-        self.value = np.zeros(len(self.nodes), dtype=np.float64)
-        self.prior = np.zeros(len(self.nodes), dtype=np.float64)
-        self.pending = np.zeros(len(self.nodes), dtype=np.int64)
+        n = max(capacity, roots + 1)
+        self.nodes = np.empty((n, NUM_FIELDS), dtype=np.int64)
+        self.value = np.zeros(n, dtype=np.float64)
+        self.prior = np.zeros(n, dtype=np.float64)
+        self.pending = np.zeros(n, dtype=np.int64)
+        self.evaluated = np.zeros(n, dtype=np.bool_)
         self.count = np.zeros(1, dtype=np.int64)
         for r in range(roots):
-            init_node(self.nodes, self.value, r, NONE, NONE, NONE)
+            init_node(self.arrays, r, NONE, NONE, NONE)
         self.count[0] = roots
+
+    @property
+    def arrays(self) -> TreeArrays:
+        """The arrays as one `TreeArrays` (take it again after `grow`)."""
+        return TreeArrays(self.nodes, self.value, self.prior, self.pending, self.evaluated,
+                          self.count)
 
     @property
     def capacity(self) -> int:
@@ -41,15 +66,15 @@ class Tree:
     def grow(self) -> None:
         """Double the capacity, keeping every node."""
         n = self.capacity
-        nodes = np.empty((2 * n, NUM_FIELDS), dtype=np.int64)
-        nodes[:n] = self.nodes
-        value = np.zeros(2 * n, dtype=np.float64)
-        value[:n] = self.value
-        prior = np.zeros(2 * n, dtype=np.float64)
-        prior[:n] = self.prior
-        pending = np.zeros(2 * n, dtype=np.int64)
-        pending[:n] = self.pending
-        self.nodes, self.value, self.prior, self.pending = nodes, value, prior, pending
+
+        def doubled(a: np.ndarray) -> np.ndarray:
+            out = np.zeros((2 * n, *a.shape[1:]), dtype=a.dtype)
+            out[:n] = a
+            return out
+
+        self.nodes, self.value, self.prior, self.pending, self.evaluated = (
+            doubled(a) for a in (self.nodes, self.value, self.prior, self.pending,
+                                 self.evaluated))
 
     def reserve(self, free: int) -> None:
         """Grow until at least ``free`` unused nodes remain."""
@@ -73,7 +98,8 @@ class Tree:
 
 
 @nb.njit(cache=True, inline="always")
-def init_node(nodes, value, i, parent, label, actor):
+def init_node(t, i, parent, label, actor):
+    nodes = t.nodes
     nodes[i, PARENT] = parent
     nodes[i, CHILD] = NONE
     nodes[i, SIB] = NONE
@@ -81,12 +107,13 @@ def init_node(nodes, value, i, parent, label, actor):
     nodes[i, VISITS] = 0
     nodes[i, AVAIL] = 1  # as the seed: a new child has been available once
     nodes[i, ACTOR] = actor
-    value[i] = 0.0
+    t.value[i] = 0.0
 
 
 @nb.njit(cache=True)
-def find_child(nodes, node, label):
+def find_child(t, node, label):
     """Index of the child of ``node`` with ``label``, or NONE."""
+    nodes = t.nodes
     ch = nodes[node, CHILD]
     while ch != NONE:
         if nodes[ch, LABEL] == label:
@@ -96,11 +123,12 @@ def find_child(nodes, node, label):
 
 
 @nb.njit(cache=True)
-def add_child(nodes, value, count, node, label, actor):
+def add_child(t, node, label, actor):
     """Append a new child (caller guarantees capacity); returns its index."""
-    i = count[0]
-    count[0] = i + 1
-    init_node(nodes, value, i, node, label, actor)
+    nodes = t.nodes
+    i = t.count[0]
+    t.count[0] = i + 1
+    init_node(t, i, node, label, actor)
     ch = nodes[node, CHILD]
     if ch == NONE:
         nodes[node, CHILD] = i
@@ -112,30 +140,31 @@ def add_child(nodes, value, count, node, label, actor):
 
 
 @nb.njit(cache=True)
-def find_or_add(nodes, value, count, node, label, actor):
-    ch = find_child(nodes, node, label)
+def find_or_add(t, node, label, actor):
+    ch = find_child(t, node, label)
     if ch == NONE:
-        ch = add_child(nodes, value, count, node, label, actor)
+        ch = add_child(t, node, label, actor)
     return ch
 
 
 @nb.njit(cache=True)
-def backprop(nodes, value, node, scores):
+def backprop(t, node, scores):
     """Add one visit and the actor's score along the path from ``node`` to its root."""
+    nodes = t.nodes
     while node != NONE:
         nodes[node, VISITS] += 1
         a = nodes[node, ACTOR]
         if a >= 0:
-            value[node] += scores[a]
+            t.value[node] += scores[a]
         node = nodes[node, PARENT]
 
 
 @nb.njit(cache=True)
-def add_pending(nodes, pending, node, delta):
+def add_pending(t, node, delta):
     """Add ``delta`` in-flight simulations along the path from ``node`` to its root."""
     while node != NONE:
-        pending[node] += delta
-        node = nodes[node, PARENT]
+        t.pending[node] += delta
+        node = t.nodes[node, PARENT]
 
 
 _HASH_MUL = np.uint64(0x9E3779B97F4A7C15)  # Fibonacci hashing
@@ -152,26 +181,26 @@ def _slot(hkeys, hnodes, row, label):
 
 
 @nb.njit(cache=True)
-def indexed_find_or_add(nodes, value, count, node, label, actor, hkeys, hnodes, meta, row):
+def indexed_find_or_add(t, node, label, actor, ix, row):
     """`find_or_add` for a node whose children are all made here, through an index:
-    open addressing over ``hkeys/hnodes[row]`` (int64[H], H a power of two that the
-    caller keeps above twice the children; NONE = empty); ``meta[row] = (last child,
-    number of children)``. The child list is the one `find_or_add` would build (creation order), in
-    O(1) instead of a scan of every child (a root split has one per world)."""
-    j = _slot(hkeys, hnodes, row, label)
-    if hnodes[row, j] != NONE:
-        return hnodes[row, j]
-    i = count[0]
-    count[0] = i + 1
-    init_node(nodes, value, i, node, label, actor)
-    if meta[row, 0] == NONE:
-        nodes[node, CHILD] = i
+    open addressing over ``ix.keys/ix.nodes[row]`` (int64[H], H a power of two that the
+    caller keeps above twice the children; NONE = empty); ``ix.meta[row] = (last child,
+    number of children)``. The child list is the one `find_or_add` would build (creation
+    order), in O(1) instead of a scan of every child (a root split has one per world)."""
+    j = _slot(ix.keys, ix.nodes, row, label)
+    if ix.nodes[row, j] != NONE:
+        return ix.nodes[row, j]
+    i = t.count[0]
+    t.count[0] = i + 1
+    init_node(t, i, node, label, actor)
+    if ix.meta[row, 0] == NONE:
+        t.nodes[node, CHILD] = i
     else:
-        nodes[meta[row, 0], SIB] = i
-    meta[row, 0] = i
-    meta[row, 1] += 1
-    hkeys[row, j] = label
-    hnodes[row, j] = i
+        t.nodes[ix.meta[row, 0], SIB] = i
+    ix.meta[row, 0] = i
+    ix.meta[row, 1] += 1
+    ix.keys[row, j] = label
+    ix.nodes[row, j] = i
     return i
 
 
@@ -189,6 +218,14 @@ def rebuild_index(nodes, roots, hkeys, hnodes):
             ch = nodes[ch, SIB]
 
 
+class IndexArrays(NamedTuple):
+    """The arrays of a `ChildIndex`, as compiled search code takes them (one argument)."""
+
+    keys: np.ndarray
+    nodes: np.ndarray
+    meta: np.ndarray
+
+
 class ChildIndex:
     """Hash indexes of the children of some nodes (`indexed_find_or_add`): row ``r``
     indexes ``roots[r]``; doubled by `reserve` before it can fill past one half."""
@@ -202,6 +239,11 @@ class ChildIndex:
         self.hnodes = np.full((len(self.roots), size), NONE, dtype=np.int64)
         self.meta = np.zeros((len(self.roots), 2), dtype=np.int64)
         self.meta[:, 0] = NONE
+
+    @property
+    def arrays(self) -> IndexArrays:
+        """The arrays as one `IndexArrays` (take it again after `reserve`)."""
+        return IndexArrays(self.hkeys, self.hnodes, self.meta)
 
     def reserve(self, nodes: np.ndarray, more: int) -> None:
         """Make room for ``more`` new children in every row."""

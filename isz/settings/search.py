@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from isz.settings.core import Group, Setting
 
-# the kernel reads some of these as an index into the tuple: append, never reorder
+# allowed values (the compiled kernels' variants are checked against them too,
+# isz.search.puct.PUCTVariant)
 POLICY_TARGETS = ("visits", "mirror")
 OPPONENT_MODES = ("puct", "prior", "evaluate")
 ROOT_SELECTIONS = ("puct", "uniform")

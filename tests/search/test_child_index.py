@@ -29,10 +29,9 @@ def test_index_builds_the_same_children_in_the_same_order_through_growth():
     got_plain, got_hashed = [], []
     for k, lab in enumerate(labels):
         root = k % 2
-        got_plain.append(find_or_add(plain.nodes, plain.value, plain.count, root, lab, -1))
+        got_plain.append(find_or_add(plain.arrays, root, lab, -1))
         index.reserve(hashed.nodes, 1)
-        got_hashed.append(indexed_find_or_add(hashed.nodes, hashed.value, hashed.count, root,
-                                              lab, -1, index.hkeys, index.hnodes, index.meta,
+        got_hashed.append(indexed_find_or_add(hashed.arrays, root, lab, -1, index.arrays,
                                               root))
     assert got_plain == got_hashed
     n = int(plain.count[0])

@@ -93,7 +93,7 @@ def _puct(name, searches=1, lanes=4, sims=120, evaluator=True, **cfg):
     batch.run(_Eval(game) if evaluator else None, sims)
     t, n = batch.tree, int(batch.tree.count[0])
     return _digest(t.nodes[:n], t.value[:n], t.prior[:n], t.pending[:n],
-                   batch.evaluated[:n], np.array([batch.evaluations, batch.playouts]))
+                   t.evaluated[:n], np.array([batch.evaluations, batch.playouts]))
 
 
 CASES = {
