@@ -15,23 +15,24 @@ Two dispatchers with the same derived uuid compute the same thing, so numba's
 uuid memo (used only to de-duplicate unpickled dispatchers) may hand out either.
 If numba's internals change shape, `install` leaves numba untouched.
 
-`njit_closure` compiles a factory's closure under a name that carries the same
-digest: numba names a compiled function by its qualified name and a counter of the
-process that compiled it, and links each callee into its caller's cached object
-code under that name as a weak symbol. Two cached callers compiled by two processes
-whose counters met (``make_descend.<locals>.simulate`` of Kuhn's ``mo`` and of
-Leduc's ``so`` search, say) would, once loaded into one process, both call the
-callee loaded first: another game's or variant's code, a wrong result or a crash.
+`name_by_content` gives a factory's closure a qualified name that carries the
+same digest: numba names a compiled function by its qualified name and a counter
+of the process that compiled it, and links each callee into its caller's cached
+object code under that name as a weak symbol. Two cached callers compiled by two
+processes whose counters met (``make_descend.<locals>.simulate`` of Kuhn's ``mo``
+and of Leduc's ``so`` search, say) would, once loaded into one process, both call
+the callee loaded first: another game's or variant's code, a wrong result or a
+crash.
 
-`use_source_keyed_dir` fixes the other half: numba stamps a cached function with
-its own file only, so a kernel that calls a compiled helper from another file
-(`isz.rng.rand_below`, a game's rules) kept running the helper's old machine
-code after that file changed. The cache therefore lives in a folder named by a
-digest of every compiled source of isz and numba's version:
-``$ISZ_CACHE_DIR`` (default ``$XDG_CACHE_HOME/isz``, i.e. ``~/.cache/isz``)
-``/numba-<digest>``. Changed code gets a fresh folder; the few most recently
-used folders are kept, and any other not used for a week is removed. A
-``NUMBA_CACHE_DIR`` set by the user is left alone.
+`use_source_keyed_dir` keeps the cache from going stale: numba stamps a cached
+function with its own file only, so a kernel that calls a compiled helper from
+another file (`isz.rng.rand_below`, a game's rules) kept running the helper's old
+machine code after that file changed. The cache therefore lives in a folder named by
+a digest of every compiled source of isz and numba's version: ``$ISZ_CACHE_DIR``
+(default ``$XDG_CACHE_HOME/isz``, i.e. ``~/.cache/isz``) ``/numba-<digest>``.
+Changed code gets a fresh folder; the few most recently used folders are kept, and
+any other not used for a week is removed. A ``NUMBA_CACHE_DIR`` set by the user is
+left alone.
 """
 
 from __future__ import annotations
@@ -152,15 +153,13 @@ def use_source_keyed_dir() -> None:
     config.CACHE_DIR = str(folder)
 
 
-def njit_closure(fn):
-    """``numba.njit(cache=True)`` for a function a factory makes (a closure over a
-    game's kernel functions or a variant's constants), its qualified name suffixed
-    with `_digest` of what it computes: closures that compute different things never
-    share a compiled symbol (see the module docstring)."""
-    import numba as nb
-
+def name_by_content(fn):
+    """Suffix the qualified name of ``fn`` (a closure a factory makes, before numba
+    compiles it) with `_digest` of what it computes, so that closures that compute
+    different things never share a compiled symbol (see the module docstring);
+    returns ``fn``."""
     fn.__qualname__ = f"{fn.__qualname__}_{_digest(fn)[:16]}"
-    return nb.njit(cache=True)(fn)
+    return fn
 
 
 use_source_keyed_dir()

@@ -25,10 +25,10 @@ import functools
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from isz._numba_cache import njit_closure
 from isz.games.kernel import Kernel
 from isz.rng import rand_below
-from isz.search.playout import make_info_label, make_leaf, make_playout
+from isz.search.jit import entry, helper
+from isz.search.playout import load_world, make_info_label, make_leaf, make_playout
 from isz.search.so_ismcts import make_select, untried_labels
 from isz.search.tree import LABEL, backprop, find_or_add, indexed_find_or_add
 from isz.types import CHANCE, TERMINAL
@@ -81,14 +81,14 @@ def make_mo_ismcts(kernel: Kernel, variant: MOVariant = MOVariant()):
     select = make_select(False, variant.smooth)
     split = variant.split
 
-    @njit_closure
+    @helper
     def follow(t, cur, s, params, a, actor):
         """Move every tree's cursor along what its owner observes of ``a``."""
         for j in range(cur.shape[0]):
             label = a if j == actor else observe(s, params, a, j)
             cur[j] = find_or_add(t, cur[j], label, actor)
 
-    @njit_closure
+    @helper
     def enter(params, me, t, ix, b):
         """Every tree's cursor at its root, an opponent's at its split for world ``b.s``."""
         for j in range(b.cur.shape[0]):
@@ -97,7 +97,7 @@ def make_mo_ismcts(kernel: Kernel, variant: MOVariant = MOVariant()):
                 b.cur[j] = indexed_find_or_add(t, j, info_label(b.s, params, j, b.tbuf), -1,
                                                ix, j)
 
-    @njit_closure
+    @helper
     def descend(params, t, b, rng, k):
         """Walk world ``b.s`` down every tree until the acting player's node has an
         untried move (drawn uniformly, expanded in every tree) or the game ends."""
@@ -122,12 +122,12 @@ def make_mo_ismcts(kernel: Kernel, variant: MOVariant = MOVariant()):
             if nu > 0:
                 return
 
-    @njit_closure
+    @entry
     def run(worlds, params, me, start, stop, max_new, t, ix, b, rng, k):
         for it in range(start, stop):
             if t.count[0] + max_new > t.nodes.shape[0]:
                 return it
-            b.s[:] = worlds[it % worlds.shape[0]]
+            load_world(b.s, worlds[it % worlds.shape[0]])
             enter(params, me, t, ix, b)
             descend(params, t, b, rng, k)
             leaf(b.s, params, me, rng, b, k)

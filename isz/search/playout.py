@@ -10,12 +10,21 @@ from __future__ import annotations
 
 import functools
 
+import numba as nb
 import numpy as np
 
-from isz._numba_cache import njit_closure
 from isz.games.kernel import Kernel
 from isz.rng import rand_below, sample_index
+from isz.search.jit import helper
 from isz.types import CHANCE, TERMINAL, IszError
+
+
+@nb.njit(cache=True)
+def load_world(s, world):
+    """``s[:] = world`` without a temporary (kernel entry points run without numba's
+    reference counting, which a slice copy needs)."""
+    for i in range(s.shape[0]):
+        s[i] = world[i]
 
 
 @functools.cache
@@ -27,13 +36,13 @@ def make_playout(kernel: Kernel):
     apply_action = kernel.apply_action
     returns = kernel.returns
 
-    @njit_closure
+    @helper
     def sample_chance(s, params, rng, ca, cp):
         """A chance outcome at ``s`` drawn with its probability (not applied)."""
         n = chance_outcomes(s, params, ca, cp)
         return ca[sample_index(rng, cp, n)]
 
-    @njit_closure
+    @helper
     def random_playout(s, params, rng, la, ca, cp):
         """Play uniformly random legal actions (and chance) to the end, in place."""
         while True:
@@ -47,7 +56,7 @@ def make_playout(kernel: Kernel):
                 a = la[rand_below(rng, n)]
             apply_action(s, params, a)
 
-    @njit_closure
+    @helper
     def terminal_scores(s, params, ret, scores):
         """Per-player scores in [0, 1] of a terminal state."""
         returns(s, params, ret)
@@ -64,7 +73,7 @@ def make_playout_scores(kernel: Kernel):
     search's `isz.search.driver.Scratch`)."""
     _, random_playout, terminal_scores = make_playout(kernel)
 
-    @njit_closure
+    @helper
     def playout_scores(s, params, rng, b):
         random_playout(s, params, rng, b.la, b.ca, b.cp)
         terminal_scores(s, params, b.ret, b.scores)
@@ -75,7 +84,7 @@ def make_playout_scores(kernel: Kernel):
 def _playout_leaf(kernel: Kernel):
     playout_scores = make_playout_scores(kernel)
 
-    @njit_closure
+    @helper
     def playout_leaf(s, params, me, rng, b, k):
         playout_scores(s, params, rng, b)
 
@@ -112,13 +121,13 @@ def make_info_label(kernel: Kernel):
     if kernel.info_key is not None:
         info_key = kernel.info_key
 
-        @njit_closure
+        @helper
         def keyed_label(s, params, player, buf):
             return info_key(s, params, player)
 
         return keyed_label
 
-    @njit_closure
+    @helper
     def info_label(s, params, player, buf):
         info_tensor(s, params, player, buf)
         bits = buf.view(np.uint32)

@@ -84,8 +84,8 @@ from typing import NamedTuple
 
 import numpy as np
 
-from isz._numba_cache import njit_closure
 from isz.games.kernel import Kernel
+from isz.search.jit import entry, helper
 from isz.search.puct_descend import DONE, IDLE, NEEDS_EVAL, PLAYOUT, make_descend
 from isz.search.puct_select import add_edge
 from isz.search.tree import NONE, add_pending, backprop, find_child
@@ -135,7 +135,8 @@ class LaneBuffers(NamedTuple):
     ``my_tensors``); ``tensors``, ``my_tensors``: float32[L, tensor_size], the
     actor's and the searcher's views at the leaf; ``masks``: bool[L, A], the
     actor's legal moves; ``labels``: int64[L, A], each legal move's edge label;
-    ``roll``: float64[L, P], the leaf's random playout scores (leaf mix).
+    ``roll``: float64[L, P], the leaf's random playout scores (leaf mix); ``off``:
+    bool[T], the trees a simulation has left (below-threshold search).
     """
 
     cur: np.ndarray
@@ -146,6 +147,7 @@ class LaneBuffers(NamedTuple):
     masks: np.ndarray
     labels: np.ndarray
     roll: np.ndarray
+    off: np.ndarray
 
     @classmethod
     def of(cls, lanes: int, trees: int, tensor_size: int, actions: int,
@@ -156,7 +158,8 @@ class LaneBuffers(NamedTuple):
                    np.zeros((lanes, tensor_size), dtype=np.float32),
                    np.zeros((lanes, actions), dtype=np.bool_),
                    np.zeros((lanes, actions), dtype=np.int64),
-                   np.zeros((lanes, players), dtype=np.float64))
+                   np.zeros((lanes, players), dtype=np.float64),
+                   np.zeros(trees, dtype=np.bool_))
 
 
 @functools.cache
@@ -195,7 +198,7 @@ def make_expand(own_only: bool, leaf_playout: bool):
     from ``descend``): AlphaGo's mixed leaf evaluation.
     """
 
-    @njit_closure
+    @helper
     def set_priors(priors, lane, x, t, w):
         """The network's priors on the children of leaf ``x`` (made here, or made with
         uniform priors by a below-threshold search)."""
@@ -209,7 +212,7 @@ def make_expand(own_only: bool, leaf_playout: bool):
                     t.prior[ch] = priors[lane, a]
         t.evaluated[x] = True
 
-    @njit_closure
+    @helper
     def leaf_scores(values, my_values, me, lane, w, scores, k):
         """Each player's score in [0, 1] of the leaf of ``lane`` into ``scores``."""
         actor, mine = w.leaf[lane, 0], w.leaf[lane, 2] == 1
@@ -234,7 +237,7 @@ def make_expand(own_only: bool, leaf_playout: bool):
             for i in range(scores.shape[0]):
                 scores[i] = (1.0 - m) * scores[i] + m * w.roll[lane, i]
 
-    @njit_closure
+    @entry
     def expand(priors, values, my_values, me, t, w, b, k):
         for lane in range(w.cur.shape[0]):
             if w.status[lane] != NEEDS_EVAL:

@@ -12,11 +12,9 @@ from __future__ import annotations
 import functools
 from typing import TYPE_CHECKING
 
-import numpy as np
-
-from isz._numba_cache import njit_closure
 from isz.games.kernel import Kernel
-from isz.search.playout import make_info_label, make_playout, make_playout_scores
+from isz.search.jit import entry, helper
+from isz.search.playout import load_world, make_info_label, make_playout, make_playout_scores
 from isz.search.puct_select import add_edge, least_visited, sample_prior, select_puct
 from isz.search.so_ismcts import pick_action
 from isz.search.tree import (
@@ -75,7 +73,7 @@ def make_descend(kernel: Kernel, variant: PUCTVariant):
     first visit, a random playout, then PUCT, until its n-th visit evaluates it
     and the network's priors replace the uniform ones (``t.evaluated``, set by
     ``expand``). An opponent's node in its own ``mo`` tree leaves that tree for
-    the rest of the simulation (``off``: its cursor stays there) and its move is
+    the rest of the simulation (``w.off``: its cursor stays there) and its move is
     picked in the searcher's tree (`fresh_step`); an opponent's information set
     is nearly unique per world, so without ``search`` almost every simulation
     stops at the first opponent move.
@@ -97,11 +95,11 @@ def make_descend(kernel: Kernel, variant: PUCTVariant):
     own_values = variant.value_view != "actor"
     leaf_playout = variant.leaf_playout
 
-    @njit_closure
+    @helper
     def label_of(s, params, a, actor, owner):
         return a if actor == owner else observe(s, params, a, owner)
 
-    @njit_closure
+    @helper
     def enter(params, me, sb, lane, t, ix, w, b):
         """Lane's cursors at its search's roots; an opponent's ``mo`` tree at the root
         split of its information state in world ``b.s``."""
@@ -113,26 +111,26 @@ def make_descend(kernel: Kernel, variant: PUCTVariant):
                                                      info_label(b.s, params, j, b.tbuf), -1,
                                                      ix, sb * n_trees + j)
 
-    @njit_closure
-    def follow(params, me, lane, a, actor, at, ch, off, t, w, b):
+    @helper
+    def follow(params, me, lane, a, actor, at, ch, t, w, b):
         """Move the lane's cursors along move ``a`` of ``actor`` (CHANCE too): tree
         ``at`` to its child ``ch``, every other tree still in use to the label its
         owner sees (created if new)."""
         for j in range(w.cur.shape[1]):
             if j == at:
                 w.cur[lane, j] = ch
-            elif not off[j]:
+            elif not w.off[j]:
                 owner = j if mo else me
                 w.cur[lane, j] = find_or_add(t, w.cur[lane, j],
                                              label_of(b.s, params, a, actor, owner), actor)
 
-    @njit_closure
+    @helper
     def label_moves(params, p, owner, n, b):
         for i in range(n):
             b.lab[i] = label_of(b.s, params, b.la[i], p, owner)
 
-    @njit_closure
-    def fresh_step(params, p, me, lane, n, off, t, w, b, rng, k):
+    @helper
+    def fresh_step(params, p, me, lane, n, t, w, b, rng, k):
         """Opponent ``p``'s move at a node of its own tree below the threshold: the
         searcher's tree picks it, at the searcher's node, by PUCT with uniform priors
         over ``p``'s moves as the searcher sees them: the opponent model of so_ismcts
@@ -141,10 +139,10 @@ def make_descend(kernel: Kernel, variant: PUCTVariant):
         label_moves(params, p, me, n, b)
         ch = select_puct(t, w.cur[lane, me], b.lab, n, p, FRESH_C, k.fpu, t.prior, 0.0)
         a = pick_action(b.la, b.lab, n, t.nodes[ch, LABEL], rng)
-        follow(params, me, lane, a, p, me, ch, off, t, w, b)
+        follow(params, me, lane, a, p, me, ch, t, w, b)
         apply_action(b.s, params, a)
 
-    @njit_closure
+    @helper
     def choose(x, p, me, at_root, n, t, b, rng, k):
         """The child of ``x`` that ``p`` moves to: PUCT, or the variant's rule."""
         ch = select_puct(t, x, b.lab, n, p, k.c_puct, k.fpu, t.prior, 0.0)
@@ -154,12 +152,13 @@ def make_descend(kernel: Kernel, variant: PUCTVariant):
             return least_visited(t, x, b.lab, n)
         return ch
 
-    @njit_closure
+    @helper
     def ask_evaluator(params, p, me, at, lane, n, w, b):
         """Leave leaf ``(p, tree at)`` for the evaluator: the actor's view, legal mask
         and labels (and the searcher's own view for the searcher's value)."""
         info_tensor(b.s, params, p, w.tensors[lane])
-        w.masks[lane, :] = False
+        for a in range(w.masks.shape[1]):
+            w.masks[lane, a] = False
         for i in range(n):
             w.masks[lane, b.la[i]] = True
             w.labels[lane, b.la[i]] = b.lab[i]
@@ -170,7 +169,7 @@ def make_descend(kernel: Kernel, variant: PUCTVariant):
             info_tensor(b.s, params, me, w.my_tensors[lane])
             w.leaf[lane, 2] = 1
 
-    @njit_closure
+    @helper
     def at_leaf(params, p, me, at, x, below, lane, n, t, w, b, rng):
         """The simulation stops at leaf ``x``: rollouts (or a below-threshold node of
         ``search``) give it uniform priors and play out; otherwise the evaluator
@@ -185,14 +184,17 @@ def make_descend(kernel: Kernel, variant: PUCTVariant):
         ask_evaluator(params, p, me, at, lane, n, w, b)
         if leaf_playout:  # the tensors and masks are taken: b.s may move on
             playout_scores(b.s, params, rng, b)
-            w.roll[lane, :] = b.scores
+            for i in range(b.scores.shape[0]):
+                w.roll[lane, i] = b.scores[i]
         return NEEDS_EVAL
 
-    @njit_closure
-    def simulate(params, me, sb, lane, off, t, w, b, rng, k):
+    @helper
+    def simulate(params, me, sb, lane, t, w, b, rng, k):
         """Walk world ``b.s`` down the lane's trees to where the simulation stops;
         returns its status (``b.scores``: its scores unless NEEDS_EVAL)."""
         s = b.s
+        for j in range(w.off.shape[0]):
+            w.off[j] = False
         while True:
             p = current_player(s, params)
             if p == TERMINAL:
@@ -200,7 +202,7 @@ def make_descend(kernel: Kernel, variant: PUCTVariant):
                 return DONE
             if p == CHANCE:
                 a = sample_chance(s, params, rng, b.ca, b.cp)
-                follow(params, me, lane, a, p, -1, NONE, off, t, w, b)
+                follow(params, me, lane, a, p, -1, NONE, t, w, b)
                 apply_action(s, params, a)
                 continue
             at = p if mo else 0
@@ -211,10 +213,10 @@ def make_descend(kernel: Kernel, variant: PUCTVariant):
                 playout_scores(s, params, rng, b)  # below the threshold
                 return PLAYOUT
             if search and mo and below and p != me and not t.evaluated[x]:
-                off[at] = True  # a fresh opponent node: the searcher's tree picks
+                w.off[at] = True  # a fresh opponent node: the searcher's tree picks
             n = legal_actions(s, params, b.la)
-            if off[at]:
-                fresh_step(params, p, me, lane, n, off, t, w, b, rng, k)
+            if w.off[at]:
+                fresh_step(params, p, me, lane, n, t, w, b, rng, k)
                 continue
             label_moves(params, p, p if mo else me, n, b)
             leaf_here = t.nodes[x, CHILD] == NONE
@@ -224,21 +226,19 @@ def make_descend(kernel: Kernel, variant: PUCTVariant):
                 return at_leaf(params, p, me, at, x, below, lane, n, t, w, b, rng)
             ch = choose(x, p, me, at_root, n, t, b, rng, k)
             a = pick_action(b.la, b.lab, n, t.nodes[ch, LABEL], rng)
-            follow(params, me, lane, a, p, at, ch, off, t, w, b)
+            follow(params, me, lane, a, p, at, ch, t, w, b)
             apply_action(s, params, a)
 
-    @njit_closure
+    @entry
     def descend(worlds, sim0, active, params, me, t, ix, w, b, rng, k):
-        off = np.zeros(w.cur.shape[1], dtype=np.bool_)  # search: trees left this simulation
         for lane in range(w.cur.shape[0]):
             if lane % k.lanes >= active:
                 w.status[lane] = IDLE
                 continue
             sb = lane // k.lanes
-            b.s[:] = worlds[sb, (sim0 + lane % k.lanes) % worlds.shape[1]]
+            load_world(b.s, worlds[sb, (sim0 + lane % k.lanes) % worlds.shape[1]])
             enter(params, me[sb], sb, lane, t, ix, w, b)
-            off[:] = False
-            w.status[lane] = simulate(params, me[sb], sb, lane, off, t, w, b, rng, k)
+            w.status[lane] = simulate(params, me[sb], sb, lane, t, w, b, rng, k)
             for j in range(w.cur.shape[1]):
                 if w.status[lane] == NEEDS_EVAL:
                     add_pending(t, w.cur[lane, j], 1)

@@ -31,10 +31,10 @@ from typing import NamedTuple
 import numba as nb
 import numpy as np
 
-from isz._numba_cache import njit_closure
 from isz.games.kernel import Kernel
 from isz.rng import rand_below, rand_float
-from isz.search.playout import make_leaf, make_playout
+from isz.search.jit import entry, helper
+from isz.search.playout import load_world, make_leaf, make_playout
 from isz.search.puct_select import select_puct
 from isz.search.tree import AVAIL, CHILD, LABEL, NONE, SIB, VISITS, add_child, backprop, find_child
 from isz.types import CHANCE, TERMINAL
@@ -150,7 +150,7 @@ def make_select(parent_visits: bool, smooth: bool):
     (children in proportion to their visits); in Kuhn and Leduc this approaches a
     Nash equilibrium where plain UCT does not."""
 
-    @njit_closure
+    @helper
     def select_ucb(t, node, lab, n, c):
         nodes = t.nodes
         best = NONE
@@ -175,7 +175,7 @@ def make_select(parent_visits: bool, smooth: bool):
             ch = nodes[ch, SIB]
         return best
 
-    @njit_closure
+    @helper
     def select(t, node, lab, n, c, sm, rng):
         best = select_ucb(t, node, lab, n, c)
         if not smooth:
@@ -210,12 +210,12 @@ def make_so_ismcts(kernel: Kernel, variant: SOVariant = SOVariant()):
     select = make_select(variant.parent_visits, variant.smooth)
     full_labels, root_prior = variant.full_labels, variant.root_prior
 
-    @njit_closure
+    @helper
     def label_of(s, params, a, actor, me):
         """The edge label of move ``a`` of ``actor`` (CHANCE too) as ``me`` sees it."""
         return a if full_labels or actor == me else observe(s, params, a, me)
 
-    @njit_closure
+    @helper
     def try_new(params, node, p, n, nu, t, b, rng, k):
         """The child of one of ``node``'s ``nu`` untried labels, drawn uniformly, its
         move applied to ``b.s``."""
@@ -227,7 +227,7 @@ def make_so_ismcts(kernel: Kernel, variant: SOVariant = SOVariant()):
         apply_action(b.s, params, a)
         return child
 
-    @njit_closure
+    @helper
     def choose(node, p, n, t, b, rng, k):
         """The child of ``node`` (every label tried) that ``p`` moves to."""
         if root_prior and node == 0:
@@ -235,7 +235,7 @@ def make_so_ismcts(kernel: Kernel, variant: SOVariant = SOVariant()):
                                k.value_mix)
         return select(t, node, b.lab, n, k.c, k.smooth, rng)
 
-    @njit_closure
+    @helper
     def descend(params, me, t, b, rng, k):
         """Walk world ``b.s`` down from the root until a move or a chance outcome makes
         a new node, or the game ends; returns that node (``b.s``: the world there)."""
@@ -263,12 +263,12 @@ def make_so_ismcts(kernel: Kernel, variant: SOVariant = SOVariant()):
             node = choose(node, p, n, t, b, rng, k)
             apply_action(s, params, pick_action(b.la, b.lab, n, t.nodes[node, LABEL], rng))
 
-    @njit_closure
+    @entry
     def run(worlds, params, me, start, stop, t, b, rng, k):
         for it in range(start, stop):
             if t.count[0] + 2 > t.nodes.shape[0]:
                 return it
-            b.s[:] = worlds[it % worlds.shape[0]]
+            load_world(b.s, worlds[it % worlds.shape[0]])
             node = descend(params, me, t, b, rng, k)
             leaf(b.s, params, me, rng, b, k)
             backprop(t, node, b.scores)

@@ -3,7 +3,7 @@
 numba names a compiled function by its qualified name and a per-process counter,
 and links callees into a caller's cached object code under that name; closures
 that compute different things must therefore differ in name
-(`isz._numba_cache.njit_closure`), or a process that loads two cached callers
+(`isz._numba_cache.name_by_content`), or a process that loads two cached kernels
 compiled elsewhere runs one game's (or variant's) helper in the other's search.
 """
 
