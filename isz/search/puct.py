@@ -67,7 +67,7 @@ every world), so this stops at the first opponent move: a one-level search.
 ``below_threshold = "search"`` goes on instead: the searcher's nodes below the
 threshold are searched with uniform priors (the knowledge-free PUCT) until the
 n-th visit brings the network's, and an opponent's fresh node has its move
-picked in the searcher's tree, as so_ismcts models opponents (see `descend`).
+picked in the searcher's tree, as so_ismcts models opponents (see `isz.search.puct_descend`).
 
 Code. `make_puct` builds, per game and `PUCTVariant` (the choices above, fixed
 when the kernel is built), the compiled ``descend`` (`isz.search.puct_descend`)
