@@ -10,13 +10,13 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import NamedTuple
 
 import numpy as np
 
 from isz.games.base import Game
 from isz.rng import new_rng
 from isz.search.mo_ismcts import MOKnobs, MOVariant, make_mo_ismcts
+from isz.search.playout import Scratch
 from isz.search.so_ismcts import SOKnobs, SOVariant, make_so_ismcts
 from isz.search.tree import ChildIndex, Tree
 
@@ -51,38 +51,6 @@ class Budget:
                 n = max(1, min(n, int(left) + 1))
             yield n
             done += n
-
-
-class Scratch(NamedTuple):
-    """Per-search scratch buffers sized for one game (compiled code takes them as one
-    argument): the simulation's world ``s``; legal actions ``la``, their edge labels
-    ``lab``, untried labels ``untried`` (int64[num_actions]); chance outcomes ``ca``
-    and probabilities ``cp``; returns ``ret`` and scores ``scores`` (float64[P]);
-    tree cursors ``cur`` (int64[P]); an information-state tensor ``tbuf``."""
-
-    s: np.ndarray
-    la: np.ndarray
-    lab: np.ndarray
-    untried: np.ndarray
-    ca: np.ndarray
-    cp: np.ndarray
-    ret: np.ndarray
-    scores: np.ndarray
-    cur: np.ndarray
-    tbuf: np.ndarray
-
-    @classmethod
-    def of(cls, game: Game) -> Scratch:
-        actions = max(game.num_actions, 1)
-        chances = max(game.max_chance_outcomes, 1)
-        return cls(np.empty(game.state_size, dtype=np.int64),
-                   np.empty(actions, dtype=np.int64), np.empty(actions, dtype=np.int64),
-                   np.empty(actions, dtype=np.int64), np.empty(chances, dtype=np.int64),
-                   np.empty(chances, dtype=np.float64),
-                   np.empty(game.num_players, dtype=np.float64),
-                   np.empty(game.num_players, dtype=np.float64),
-                   np.empty(game.num_players, dtype=np.int64),
-                   np.empty(game.tensor_size, dtype=np.float32))
 
 
 NO_SMOOTH = (0.0, 0.0, 0.0)
@@ -137,7 +105,9 @@ def _so_run(game: Game, sample_worlds: Sampler, me: int, budget: Budget,
     for n in budget.chunks():
         worlds, start = sample_worlds(n), 0
         while start < n:
-            start = run(worlds, game.kparams, me, start, n, tree.arrays, b, rng, knobs)
+            # compiled entries take plain tuples (isz.search.jit)
+            start = run(worlds, game.kparams, me, start, n, tuple(tree.arrays), tuple(b), rng,
+                        tuple(knobs))
             if start < n:
                 tree.grow()
     return tree
@@ -163,8 +133,8 @@ def mo_search(game: Game, sample_worlds: Sampler, me: int, budget: Budget, *, c:
         worlds, start = sample_worlds(n), 0
         index.reserve(tree.nodes, n)  # an iteration adds at most one child a root
         while start < n:
-            start = run(worlds, game.kparams, me, start, n, max_new, tree.arrays,
-                        index.arrays, b, rng, knobs)
+            start = run(worlds, game.kparams, me, start, n, max_new, tuple(tree.arrays),
+                        tuple(index.arrays), tuple(b), rng, tuple(knobs))
             if start < n:
                 tree.grow()
     return tree

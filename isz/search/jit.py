@@ -13,7 +13,11 @@ several times slower than the one flat loop they replace. So:
 - an `entry` (the function a Python driver calls: ``run``, ``descend``,
   ``expand``) runs without numba's reference counting (``_nrt=False``): it and
   the helpers inlined into it allocate nothing (no ``np.zeros``, no slice copy,
-  see `isz.search.playout.load_world`); the arrays belong to the driver.
+  see `isz.search.playout.load_world`); the arrays belong to the driver;
+- an entry takes its structures as plain tuples (the driver passes
+  ``tuple(tree.arrays)``) and names them first thing (``t = TreeArrays(*tree)``):
+  numba resolves the type of a NamedTuple argument at every call in about 6 µs, of
+  a plain tuple as fast as of separate arrays, and a PUCT wave makes two calls.
 
 Both are named by what they compute (`isz._numba_cache.name_by_content`), so the
 closures of two games or variants never share a compiled symbol, and both are

@@ -28,9 +28,16 @@ from typing import NamedTuple
 from isz.games.kernel import Kernel
 from isz.rng import rand_below
 from isz.search.jit import entry, helper
-from isz.search.playout import load_world, make_info_label, make_leaf, make_playout
+from isz.search.playout import Scratch, load_world, make_info_label, make_leaf, make_playout
 from isz.search.so_ismcts import make_select, untried_labels
-from isz.search.tree import LABEL, backprop, find_or_add, indexed_find_or_add
+from isz.search.tree import (
+    LABEL,
+    IndexArrays,
+    TreeArrays,
+    backprop,
+    find_or_add,
+    indexed_find_or_add,
+)
 from isz.types import CHANCE, TERMINAL
 
 
@@ -67,7 +74,7 @@ def make_mo_ismcts(kernel: Kernel, variant: MOVariant = MOVariant()):
     them all, score the world below (``variant.leaf``), back the scores up every
     tree. ``ix``: the roots' `isz.search.tree.IndexArrays` (row ``j`` for tree
     ``j``, room for ``stop - start`` more children a row); ``b``:
-    `isz.search.driver.Scratch` (``b.cur[j]``: tree ``j``'s node); ``k``: `MOKnobs`.
+    `isz.search.playout.Scratch` (``b.cur[j]``: tree ``j``'s node); ``k``: `MOKnobs`.
     Returns the next iteration (``stop`` unless fewer than ``max_new`` free nodes
     remain at the start of an iteration; the caller grows the tree and resumes).
     """
@@ -123,7 +130,9 @@ def make_mo_ismcts(kernel: Kernel, variant: MOVariant = MOVariant()):
                 return
 
     @entry
-    def run(worlds, params, me, start, stop, max_new, t, ix, b, rng, k):
+    def run(worlds, params, me, start, stop, max_new, tree, index, scratch, rng, knobs):
+        t, ix, b = TreeArrays(*tree), IndexArrays(*index), Scratch(*scratch)
+        k = MOKnobs(*knobs)
         for it in range(start, stop):
             if t.count[0] + max_new > t.nodes.shape[0]:
                 return it

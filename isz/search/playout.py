@@ -9,14 +9,48 @@ the seed's exploration constant 0.7 keeps its meaning.
 from __future__ import annotations
 
 import functools
+from typing import NamedTuple
 
 import numba as nb
 import numpy as np
 
+from isz.games.base import Game
 from isz.games.kernel import Kernel
 from isz.rng import rand_below, sample_index
 from isz.search.jit import helper
 from isz.types import CHANCE, TERMINAL, IszError
+
+
+class Scratch(NamedTuple):
+    """Per-search scratch buffers sized for one game (compiled code takes them as one
+    argument): the simulation's world ``s``; legal actions ``la``, their edge labels
+    ``lab``, untried labels ``untried`` (int64[num_actions]); chance outcomes ``ca``
+    and probabilities ``cp``; returns ``ret`` and scores ``scores`` (float64[P]);
+    tree cursors ``cur`` (int64[P]); an information-state tensor ``tbuf``."""
+
+    s: np.ndarray
+    la: np.ndarray
+    lab: np.ndarray
+    untried: np.ndarray
+    ca: np.ndarray
+    cp: np.ndarray
+    ret: np.ndarray
+    scores: np.ndarray
+    cur: np.ndarray
+    tbuf: np.ndarray
+
+    @classmethod
+    def of(cls, game: Game) -> Scratch:
+        actions = max(game.num_actions, 1)
+        chances = max(game.max_chance_outcomes, 1)
+        return cls(np.empty(game.state_size, dtype=np.int64),
+                   np.empty(actions, dtype=np.int64), np.empty(actions, dtype=np.int64),
+                   np.empty(actions, dtype=np.int64), np.empty(chances, dtype=np.int64),
+                   np.empty(chances, dtype=np.float64),
+                   np.empty(game.num_players, dtype=np.float64),
+                   np.empty(game.num_players, dtype=np.float64),
+                   np.empty(game.num_players, dtype=np.int64),
+                   np.empty(game.tensor_size, dtype=np.float32))
 
 
 @nb.njit(cache=True)
@@ -70,7 +104,7 @@ def make_playout(kernel: Kernel):
 def make_playout_scores(kernel: Kernel):
     """Compiled ``playout_scores(s, params, rng, b)``: play ``s`` out at random (in
     place) and write each player's score in [0, 1] into ``b.scores`` (``b``: the
-    search's `isz.search.driver.Scratch`)."""
+    search's `Scratch`)."""
     _, random_playout, terminal_scores = make_playout(kernel)
 
     @helper

@@ -73,22 +73,28 @@ Code. `make_puct` builds, per game and `PUCTVariant` (the choices above, fixed
 when the kernel is built), the compiled ``descend`` (`isz.search.puct_descend`)
 and ``expand`` (below) of one wave; the numbers they read at run time travel as
 one `PUCTKnobs`, the tree as one `isz.search.tree.TreeArrays`, the per-lane
-buffers as one `LaneBuffers`, the scratch as one `isz.search.driver.Scratch`.
+buffers as one `LaneBuffers`, the scratch as one `isz.search.playout.Scratch`.
 """
 
 from __future__ import annotations
 
 import functools
 from dataclasses import dataclass, replace
-from typing import NamedTuple
-
-import numpy as np
 
 from isz.games.kernel import Kernel
 from isz.search.jit import entry, helper
-from isz.search.puct_descend import DONE, IDLE, NEEDS_EVAL, PLAYOUT, make_descend
+from isz.search.playout import Scratch
+from isz.search.puct_descend import (
+    DONE,
+    IDLE,
+    NEEDS_EVAL,
+    PLAYOUT,
+    LaneBuffers,
+    PUCTKnobs,
+    make_descend,
+)
 from isz.search.puct_select import add_edge
-from isz.search.tree import NONE, add_pending, backprop, find_child
+from isz.search.tree import NONE, TreeArrays, add_pending, backprop, find_child
 from isz.settings.search import BELOW_THRESHOLD, OPPONENTS, ROOT_SELECTION, TREE, VALUE_VIEW
 
 __all__ = ["DONE", "IDLE", "NEEDS_EVAL", "PLAYOUT", "LaneBuffers", "PUCTKnobs", "PUCTVariant",
@@ -112,54 +118,6 @@ class PUCTVariant:
     def __post_init__(self):  # the choices are the settings' (isz.settings.search)
         for setting in (TREE, OPPONENTS, VALUE_VIEW, ROOT_SELECTION, BELOW_THRESHOLD):
             setting.validate(getattr(self, setting.name))
-
-
-class PUCTKnobs(NamedTuple):
-    """The numbers the compiled PUCT kernels read at run time (one argument):
-    ``lanes`` simulations of each search per wave; PUCT's ``c_puct`` and ``fpu``;
-    the expansion threshold ``expand_after``; the leaf mix ``leaf_mix``."""
-
-    lanes: int
-    c_puct: float
-    fpu: float
-    expand_after: int
-    leaf_mix: float
-
-
-class LaneBuffers(NamedTuple):
-    """Per-lane buffers of a wave (row ``l``: lane ``l`` of ``L``), one argument.
-
-    ``cur``: int64[L, T], the lane's node in each tree; ``status``: int64[L]
-    (`DONE`, `NEEDS_EVAL`, `IDLE`, `PLAYOUT`); ``leaf``: int64[L, 3], a leaf to
-    evaluate: (actor, its tree, 1 when the searcher's own view is in
-    ``my_tensors``); ``tensors``, ``my_tensors``: float32[L, tensor_size], the
-    actor's and the searcher's views at the leaf; ``masks``: bool[L, A], the
-    actor's legal moves; ``labels``: int64[L, A], each legal move's edge label;
-    ``roll``: float64[L, P], the leaf's random playout scores (leaf mix); ``off``:
-    bool[T], the trees a simulation has left (below-threshold search).
-    """
-
-    cur: np.ndarray
-    status: np.ndarray
-    leaf: np.ndarray
-    tensors: np.ndarray
-    my_tensors: np.ndarray
-    masks: np.ndarray
-    labels: np.ndarray
-    roll: np.ndarray
-    off: np.ndarray
-
-    @classmethod
-    def of(cls, lanes: int, trees: int, tensor_size: int, actions: int,
-           players: int) -> LaneBuffers:
-        return cls(np.zeros((lanes, trees), dtype=np.int64), np.zeros(lanes, dtype=np.int64),
-                   np.zeros((lanes, 3), dtype=np.int64),
-                   np.zeros((lanes, tensor_size), dtype=np.float32),
-                   np.zeros((lanes, tensor_size), dtype=np.float32),
-                   np.zeros((lanes, actions), dtype=np.bool_),
-                   np.zeros((lanes, actions), dtype=np.int64),
-                   np.zeros((lanes, players), dtype=np.float64),
-                   np.zeros(trees, dtype=np.bool_))
 
 
 @functools.cache
@@ -238,7 +196,9 @@ def make_expand(own_only: bool, leaf_playout: bool):
                 scores[i] = (1.0 - m) * scores[i] + m * w.roll[lane, i]
 
     @entry
-    def expand(priors, values, my_values, me, t, w, b, k):
+    def expand(priors, values, my_values, me, tree, lanes, scratch, knobs):
+        t, w = TreeArrays(*tree), LaneBuffers(*lanes)
+        b, k = Scratch(*scratch), PUCTKnobs(*knobs)
         for lane in range(w.cur.shape[0]):
             if w.status[lane] != NEEDS_EVAL:
                 continue

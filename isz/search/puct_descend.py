@@ -10,11 +10,19 @@ walk of one simulation is `simulate`; each kind of step is a helper of its own.
 from __future__ import annotations
 
 import functools
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
+
+import numpy as np
 
 from isz.games.kernel import Kernel
 from isz.search.jit import entry, helper
-from isz.search.playout import load_world, make_info_label, make_playout, make_playout_scores
+from isz.search.playout import (
+    Scratch,
+    load_world,
+    make_info_label,
+    make_playout,
+    make_playout_scores,
+)
 from isz.search.puct_select import add_edge, least_visited, sample_prior, select_puct
 from isz.search.so_ismcts import pick_action
 from isz.search.tree import (
@@ -22,6 +30,8 @@ from isz.search.tree import (
     LABEL,
     NONE,
     VISITS,
+    IndexArrays,
+    TreeArrays,
     add_pending,
     backprop,
     find_child,
@@ -40,6 +50,54 @@ PLAYOUT = 3  # a lane that stopped at a leaf below the expansion threshold (play
 FRESH_C = 1.5  # c_puct of fresh_step's uniform-prior PUCT (the rollout puct_ismcts default)
 
 
+class PUCTKnobs(NamedTuple):
+    """The numbers the compiled PUCT kernels read at run time (one argument):
+    ``lanes`` simulations of each search per wave; PUCT's ``c_puct`` and ``fpu``;
+    the expansion threshold ``expand_after``; the leaf mix ``leaf_mix``."""
+
+    lanes: int
+    c_puct: float
+    fpu: float
+    expand_after: int
+    leaf_mix: float
+
+
+class LaneBuffers(NamedTuple):
+    """Per-lane buffers of a wave (row ``l``: lane ``l`` of ``L``), one argument.
+
+    ``cur``: int64[L, T], the lane's node in each tree; ``status``: int64[L]
+    (`DONE`, `NEEDS_EVAL`, `IDLE`, `PLAYOUT`); ``leaf``: int64[L, 3], a leaf to
+    evaluate: (actor, its tree, 1 when the searcher's own view is in
+    ``my_tensors``); ``tensors``, ``my_tensors``: float32[L, tensor_size], the
+    actor's and the searcher's views at the leaf; ``masks``: bool[L, A], the
+    actor's legal moves; ``labels``: int64[L, A], each legal move's edge label;
+    ``roll``: float64[L, P], the leaf's random playout scores (leaf mix); ``off``:
+    bool[T], the trees a simulation has left (below-threshold search).
+    """
+
+    cur: np.ndarray
+    status: np.ndarray
+    leaf: np.ndarray
+    tensors: np.ndarray
+    my_tensors: np.ndarray
+    masks: np.ndarray
+    labels: np.ndarray
+    roll: np.ndarray
+    off: np.ndarray
+
+    @classmethod
+    def of(cls, lanes: int, trees: int, tensor_size: int, actions: int,
+           players: int) -> LaneBuffers:
+        return cls(np.zeros((lanes, trees), dtype=np.int64), np.zeros(lanes, dtype=np.int64),
+                   np.zeros((lanes, 3), dtype=np.int64),
+                   np.zeros((lanes, tensor_size), dtype=np.float32),
+                   np.zeros((lanes, tensor_size), dtype=np.float32),
+                   np.zeros((lanes, actions), dtype=np.bool_),
+                   np.zeros((lanes, actions), dtype=np.int64),
+                   np.zeros((lanes, players), dtype=np.float64),
+                   np.zeros(trees, dtype=np.bool_))
+
+
 @functools.cache
 def make_descend(kernel: Kernel, variant: PUCTVariant):
     """Compiled ``descend(worlds, sim0, active, params, me, t, ix, w, b, rng, k)``:
@@ -55,8 +113,7 @@ def make_descend(kernel: Kernel, variant: PUCTVariant):
     ``sb * T + j``); ``ix``: with ``mo``, the `isz.search.tree.IndexArrays` of
     the roots (row ``sb * T + j``: an opponent's root split has a child for
     nearly every world, too many to scan at every simulation); ``w``:
-    `isz.search.puct.LaneBuffers`; ``b``: `isz.search.driver.Scratch`; ``k``:
-    `isz.search.puct.PUCTKnobs`.
+    `LaneBuffers`; ``b``: `isz.search.playout.Scratch`; ``k``: `PUCTKnobs`.
 
     On return ``w.status[l] == NEEDS_EVAL`` when the simulation stopped at a leaf
     of player ``w.leaf[l, 0]`` in tree ``w.leaf[l, 1]`` (see `at_leaf`); otherwise
@@ -230,7 +287,9 @@ def make_descend(kernel: Kernel, variant: PUCTVariant):
             apply_action(s, params, a)
 
     @entry
-    def descend(worlds, sim0, active, params, me, t, ix, w, b, rng, k):
+    def descend(worlds, sim0, active, params, me, tree, index, lanes, scratch, rng, knobs):
+        t, ix, w = TreeArrays(*tree), IndexArrays(*index), LaneBuffers(*lanes)
+        b, k = Scratch(*scratch), PUCTKnobs(*knobs)
         for lane in range(w.cur.shape[0]):
             if lane % k.lanes >= active:
                 w.status[lane] = IDLE

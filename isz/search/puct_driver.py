@@ -11,8 +11,8 @@ import numpy as np
 
 from isz.games.base import Game
 from isz.rng import new_rng
-from isz.search.driver import Scratch
 from isz.search.evaluator import Evaluator
+from isz.search.playout import Scratch
 from isz.search.puct import NEEDS_EVAL, PLAYOUT, LaneBuffers, PUCTKnobs, PUCTVariant, make_puct
 from isz.search.tree import CHILD, LABEL, NONE, SIB, VISITS, ChildIndex, Tree
 from isz.settings.search import PUCT_KERNEL
@@ -104,8 +104,10 @@ class PUCTBatch:
         t.reserve(self.per_step * len(w.status))
         if self.n_trees > 1:
             self.index.reserve(t.nodes, active)
-        self.descend(self.worlds, k, active, g.kparams, self.me, t.arrays, self.index.arrays,
-                     w, self.b, self.rng, self.knobs)
+        # compiled entries take plain tuples (isz.search.jit)
+        self.descend(self.worlds, k, active, g.kparams, self.me, tuple(t.arrays),
+                     tuple(self.index.arrays), tuple(w), tuple(self.b), self.rng,
+                     tuple(self.knobs))
         self.simulations = k + active
         if c.expand_after > 1:
             self.playouts += int(np.count_nonzero(w.status == PLAYOUT))
@@ -115,7 +117,8 @@ class PUCTBatch:
         priors, values, my_values = self._evaluate(evaluator, need)
         if c.dirichlet_eps > 0:
             self._root_noise(need, priors)
-        self.expand(priors, values, my_values, self.me, t.arrays, w, self.b, self.knobs)
+        self.expand(priors, values, my_values, self.me, tuple(t.arrays), tuple(w),
+                    tuple(self.b), tuple(self.knobs))
 
     def _evaluate(self, evaluator: Evaluator, need: np.ndarray):
         """One evaluator call for the pending leaves (actor views, then searcher views).

@@ -34,9 +34,20 @@ import numpy as np
 from isz.games.kernel import Kernel
 from isz.rng import rand_below, rand_float
 from isz.search.jit import entry, helper
-from isz.search.playout import load_world, make_leaf, make_playout
+from isz.search.playout import Scratch, load_world, make_leaf, make_playout
 from isz.search.puct_select import select_puct
-from isz.search.tree import AVAIL, CHILD, LABEL, NONE, SIB, VISITS, add_child, backprop, find_child
+from isz.search.tree import (
+    AVAIL,
+    CHILD,
+    LABEL,
+    NONE,
+    SIB,
+    VISITS,
+    TreeArrays,
+    add_child,
+    backprop,
+    find_child,
+)
 from isz.types import CHANCE, TERMINAL
 
 
@@ -197,7 +208,7 @@ def make_so_ismcts(kernel: Kernel, variant: SOVariant = SOVariant()):
     (int64[W, state_size]) for seat ``me``: `descend` to a new node, score the
     world below it (``variant.leaf``), back the scores up. ``t``: the tree's
     `isz.search.tree.TreeArrays` (root 0; ``prior`` holds the root children's
-    priors, ``pending`` is all zeros), ``b``: `isz.search.driver.Scratch`, ``rng``:
+    priors, ``pending`` is all zeros), ``b``: `isz.search.playout.Scratch`, ``rng``:
     `isz.rng` state, ``k``: `SOKnobs`. Returns the next iteration to run: ``stop``,
     or earlier when the tree is full (the caller grows it and calls again).
     """
@@ -264,7 +275,8 @@ def make_so_ismcts(kernel: Kernel, variant: SOVariant = SOVariant()):
             apply_action(s, params, pick_action(b.la, b.lab, n, t.nodes[node, LABEL], rng))
 
     @entry
-    def run(worlds, params, me, start, stop, t, b, rng, k):
+    def run(worlds, params, me, start, stop, tree, scratch, rng, knobs):
+        t, b, k = TreeArrays(*tree), Scratch(*scratch), SOKnobs(*knobs)
         for it in range(start, stop):
             if t.count[0] + 2 > t.nodes.shape[0]:
                 return it

@@ -9,8 +9,8 @@ import isz
 from isz.belief import UniformBelief
 from isz.rng import new_rng
 from isz.search import playout
-from isz.search.driver import Scratch
 from isz.search.jit import helper
+from isz.search.playout import Scratch
 from isz.search.so_ismcts import SOKnobs, SOVariant, make_so_ismcts
 from isz.search.tree import Tree
 from tests.conftest import random_decision
@@ -36,8 +36,9 @@ def test_the_leaf_named_in_the_variant_scores_every_simulation(monkeypatch):
     none = np.zeros(game.num_actions)
     tree = Tree(202)
     run = make_so_ismcts(game.kernel, SOVariant(leaf="flat"))
-    stop = run(worlds, game.kparams, view.player, 0, 200, tree.arrays, Scratch.of(game),
-               new_rng(2), SOKnobs(0.5, (0.0, 0.0, 0.0), 0.0, none, none, 0.0))
+    stop = run(worlds, game.kparams, view.player, 0, 200, tuple(tree.arrays),
+               tuple(Scratch.of(game)), new_rng(2),
+               tuple(SOKnobs(0.5, (0.0, 0.0, 0.0), 0.0, none, none, 0.0)))
     assert stop == 200
     stats = tree.stats(0)
     assert sum(n for n, _ in stats.values()) == 200
