@@ -25,7 +25,7 @@ SEARCH_POSITIONS = [
     ("leduc_poker", "first decision"),
     ("recon", "first decision"),
 ]
-AGENTS = ["so_ismcts", "mo_ismcts", "pimc", "cheat_uct"]
+AGENTS = ["so_ismcts", "mo_ismcts", "pimc", "cheat_uct", "puct_ismcts"]  # puct_ismcts: rollouts
 
 
 def planner_rows(games: list[str], lanes: str, device: str, expand_after: str = "1",
