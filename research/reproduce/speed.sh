@@ -9,6 +9,7 @@
 #   planner: one planner decision by lanes
 #   expand_after, child_index, planner_modes: planner variants' rows
 #   beliefs: belief sampling rows
+#   kernel_refactor: the compiled kernels before and after their rewrite, alternately
 #   openspiel: matches against OpenSpiel's C++ ISMCTS bot
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -59,6 +60,18 @@ planner_modes() {  # one decision of each planner mode (tricks, Oh Hell; 1,000 s
   done
   $PY scripts/bench.py --only planner --planner-games tricks,oh_hell --planner-lanes 16 \
     --planner-iterations 1000 --planner-agent guided_so_ismcts >> docs/results/speed/bench_planner_modes.jsonl
+}
+
+kernel_refactor() {  # the kernels before (commit a5431a2) and after their rewrite: rows
+  # of both checkouts alternately, then the same checkout twice (the noise floor)
+  before=../isz-kernel-before
+  [ -d $before ] || git worktree add --detach $before a5431a2
+  (cd $before && bash scripts/setup.sh)
+  $PY -m research.bench_checkouts --before $before --repeats 16 \
+    --out docs/results/speed/bench_kernel_refactor.jsonl
+  $PY -m research.bench_checkouts --before $before --after $before --repeats 16 \
+    --out docs/results/speed/bench_kernel_refactor_control.jsonl
+  git worktree remove $before
 }
 
 openspiel() {
@@ -113,4 +126,5 @@ PYEOF
     output=docs/results/speed/openspiel_leduc_planner_10ms_os37ms.json
 }
 
-run_sections "search planner expand_after child_index beliefs planner_modes openspiel" "$@"
+run_sections "search planner expand_after child_index beliefs planner_modes kernel_refactor \
+openspiel" "$@"
