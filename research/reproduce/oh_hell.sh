@@ -5,13 +5,14 @@
 #   bash research/reproduce/oh_hell.sh                  # every section, in order
 #   bash research/reproduce/oh_hell.sh teacher beliefs  # some sections (the parts below)
 # Parts:
-#   plain: experiment=oh_hell and its matches
+#   plain: experiment=oh_hell_alphazero and its matches
 #   q_targets: the value probe, experiment=oh_hell_q, its matches
 #   expand_after: the expansion threshold on oh_hell_q
 #   teacher: oh_hell_teacher, oh_hell_teacher_long, their matches
 #   variants: oh_hell_teacher_long's planner variants, rollout mo_ismcts
 #   beliefs: the beliefs' card placement
 #   puct_rollouts: the PUCT search without a network
+#   recipe: experiment=oh_hell (the default recipe), its ladder and matches
 # The speed rows of the same planners: research/reproduce/speed.sh.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -23,9 +24,9 @@ q="$three knobs.planner.value_view=own workers=2 seed=1 progress=false"
 t="$three workers=2 seed=1 progress=false"
 long=runs/oh_hell_teacher_long/checkpoints/last.pt
 
-plain() {  # experiment=oh_hell: value targets are the final return
-  $PY scripts/train.py experiment=oh_hell
-  ck=runs/oh_hell/checkpoints/last.pt
+plain() {  # experiment=oh_hell_alphazero: value targets are the final return
+  $PY scripts/train.py experiment=oh_hell_alphazero
+  ck=runs/oh_hell_alphazero/checkpoints/last.pt
   $PY scripts/evaluate.py checkpoint=$ck $three deals=1000 iterations=32 workers=2 seed=1 \
     progress=false output=results/oh_hell/oh_hell_equal_sims_32.json
   $PY scripts/evaluate.py checkpoint=$ck $three deals=1000 time_per_move=0.02 workers=2 \
@@ -187,4 +188,25 @@ puct_rollouts() {
     output=docs/results/oh_hell/eq_oh_hell_puct_rollouts_equal_sims_256_100deals.json
 }
 
-run_sections "plain q_targets expand_after teacher variants beliefs puct_rollouts" "$@"
+recipe() {  # experiment=oh_hell, the default recipe: its ladder and its matches at 0.02 s
+  $PY scripts/train.py experiment=oh_hell
+  ck=runs/oh_hell/checkpoints/last.pt
+  old=runs/oh_hell_teacher/checkpoints/last.pt
+  [ -f $old ] || $PY scripts/train.py experiment=oh_hell_teacher
+  d=docs/results/oh_hell
+  $PY scripts/evaluate.py checkpoint=$ck "agents=[planner,so_ismcts,so_ismcts]" \
+    knobs.so_ismcts.belief=voids time_per_move=0.02 deals=1000 seed=1 workers=2 \
+    progress=false output=$d/recipe_vs_two_so_ismcts_t0.02.json
+  $PY -m research.head_to_head --game oh_hell --time 0.02 --deals 300 --seed 2 \
+    --planner new=$ck --planner old=$old,agent=guided_so_ismcts,belief=sir \
+    --baseline so_ismcts,belief=voids --output $d/recipe_vs_teacher_t0.02.json
+  $PY -m research.head_to_head --game oh_hell --time 0.02 --deals 200 --seed 4 \
+    --planner sir=$ck --planner voids=$ck,belief=voids --baseline so_ismcts,belief=voids \
+    --output $d/recipe_belief_t0.02.json
+  $PY -m research.head_to_head --game oh_hell --time 0.02 --deals 200 --seed 3 \
+    --planner vm0=$ck --planner vm25=$ck,value_mix=0.25 --baseline so_ismcts,belief=voids \
+    --output $d/recipe_value_mix_t0.02.json
+  $PY scripts/ladder.py runs/oh_hell --checkpoints gen --time 0.02 --deals 50 --older 1 --workers 2
+}
+
+run_sections "plain q_targets expand_after teacher variants beliefs puct_rollouts recipe" "$@"

@@ -6,7 +6,7 @@
 #   bash research/reproduce/speed.sh search       # some sections (the parts below)
 # Parts:
 #   search: rollout searchers' and OpenSpiel's bot's iterations/s
-#   planner: one planner decision by lanes
+#   planner: one planner decision by lanes; lanes: strength with and without lanes
 #   expand_after, child_index, planner_modes: planner variants' rows
 #   beliefs: belief sampling rows
 #   kernel_refactor: the compiled kernels before and after their rewrite, alternately
@@ -26,6 +26,13 @@ search() {  # one decision of each rollout searcher (tricks, Oh Hell); OpenSpiel
 
 planner() {  # one planner decision: lanes 1, 16, 32 beside so_ismcts
   $PY scripts/bench.py --only planner --planner-lanes 1,16,32
+}
+
+lanes() {  # playing strength with and without lanes (a PUCT planner: the classic recipe)
+  ck=runs/tricks_alphazero/checkpoints/last.pt
+  [ -f $ck ] || $PY scripts/train.py experiment=alphazero experiment.run_dir=runs/tricks_alphazero
+  $PY -m research.lanes_match $ck --simulations 64 --deals 1000 \
+    --output results/speed/tricks_lanes_64.json
 }
 
 expand_after() {  # the planner with random-playout leaves below the expansion threshold
@@ -126,5 +133,5 @@ PYEOF
     output=docs/results/speed/openspiel_leduc_planner_10ms_os37ms.json
 }
 
-run_sections "search planner expand_after child_index beliefs planner_modes kernel_refactor \
-openspiel" "$@"
+run_sections "search planner lanes expand_after child_index beliefs planner_modes \
+kernel_refactor openspiel" "$@"

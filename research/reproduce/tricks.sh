@@ -6,7 +6,8 @@
 # Parts:
 #   seed: the seed's three matchups, 6,000 deals each
 #   train: the default run (make train)
-#   equal_time: its planner at equal simulations and at equal time; lanes
+#   equal_time: its planner at equal time
+#   world_value: world-value leaves against playouts
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 source research/reproduce/sections.sh
@@ -24,18 +25,21 @@ train() {  # the default run (make train), evaluated over 1,000 deals
   $PY scripts/train.py trainer.final_eval_deals=1000
 }
 
-equal_time() {  # the default run's planner at equal simulations and equal time; lanes:
-  # the planner with and without simulations in flight (equal simulations, 64 a move)
+equal_time() {  # the default run's planner at equal time against so_ismcts + voids
   ck=runs/tricks/checkpoints/last.pt
   [ -f $ck ] || $PY scripts/train.py
-  $PY scripts/evaluate.py checkpoint=$ck "agents=[planner,so_ismcts]" deals=1000 seed=1 \
-    iterations=32 workers=2 progress=false output=docs/results/tricks/eq_tricks_equal_sims_32.json
   for t in 0.01 0.05; do
-    $PY scripts/evaluate.py checkpoint=$ck "agents=[planner,so_ismcts]" deals=1000 seed=1 \
-      time_per_move=$t workers=2 progress=false output=docs/results/tricks/eq_tricks_equal_time_$t.json
+    $PY scripts/evaluate.py checkpoint=$ck "agents=[planner,so_ismcts]" knobs.so_ismcts.belief=voids \
+      deals=1000 seed=7 time_per_move=$t workers=2 progress=false \
+      output=docs/results/tricks/eq_default_recipe_t$t.json
   done
-  $PY -m research.lanes_match $ck --simulations 64 --deals 1000 \
-    --output results/tricks/tricks_lanes_64.json
 }
 
-run_sections "seed train equal_time" "$@"
+world_value() {  # so_ismcts with world-value leaves against so_ismcts (What did not work)
+  $PY -m research.world_value.probe --game tricks --belief uniform --games 3000 \
+    --iterations 300 --save results/tricks/wv.npz
+  $PY -m research.world_value.match --game tricks --belief uniform \
+    --weights results/tricks/wv.npz --time 0.01 --deals 300
+}
+
+run_sections "seed train equal_time world_value" "$@"
