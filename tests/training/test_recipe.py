@@ -73,3 +73,18 @@ def test_the_planner_teacher_targets_are_its_visits(tmp_path):
     assert np.allclose(pos.policies[decisions].sum(axis=1), 1.0)
     assert np.all(pos.policies[decisions][~pos.masks[decisions]] == 0)
     assert np.all(np.abs(pos.returns) <= 1.0)
+
+
+def test_a_game_from_outside_the_package_trains_with_the_defaults(tmp_path):
+    """examples/goofspiel.py through game.module: the same recipe, no knob chosen for it
+    (sizes only), and its planner loads from the checkpoint in a fresh registry."""
+    cfg = _recipe_cfg(tmp_path / "goof")
+    cfg.game.name, cfg.game.module = "goofspiel", "examples.goofspiel"
+    cfg.trainer.generation_every, cfg.trainer.ladder_deals = 0, 0
+    train(cfg)
+    path = tmp_path / "goof" / "checkpoints" / "last.pt"
+    ckpt = load_checkpoint(path)
+    assert ckpt["game_module"] == "examples.goofspiel"
+    assert ckpt["extra"]["planner"]["agent"] == "guided_so_ismcts"
+    planner = isz.load_planner(str(path), device="cpu")
+    assert planner.game.name == "goofspiel"
