@@ -206,6 +206,12 @@ recipe() {  # experiment=oh_hell, the default recipe: its ladder and its matches
   $PY -m research.head_to_head --game oh_hell --time 0.02 --deals 200 --seed 3 \
     --planner vm0=$ck --planner vm25=$ck,value_mix=0.25 --baseline so_ismcts,belief=voids \
     --output $d/recipe_value_mix_t0.02.json
+  $PY -m research.head_to_head --game oh_hell --time 0.02 --deals 300 --seed 8 \
+    --planner vm0=$ck --planner vm25=$ck,value_mix=0.25 --baseline so_ismcts,belief=voids \
+    --output $d/recipe_value_mix_t0.02_seed8.json
+  $PY -m research.head_to_head --game oh_hell --time 0.02 --deals 200 --seed 9 \
+    --planner voids_vm25=$ck,belief=voids,value_mix=0.25 --baseline so_ismcts,belief=voids \
+    --baseline so_ismcts,belief=voids --output $d/recipe_voids_vm25_vs_two_so_ismcts_t0.02.json
   $PY scripts/ladder.py runs/oh_hell --checkpoints gen --time 0.02 --deals 50 --older 1 --workers 2
 }
 

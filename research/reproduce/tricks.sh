@@ -33,6 +33,9 @@ equal_time() {  # the default run's planner at equal time against so_ismcts + vo
       deals=1000 seed=7 time_per_move=$t workers=2 progress=false \
       output=docs/results/tricks/eq_default_recipe_t$t.json
   done
+  $PY -m research.head_to_head --game tricks --time 0.01 --deals 1000 --seed 5 \
+    --planner vm0=$ck --planner vm25=$ck,value_mix=0.25 \
+    --output docs/results/tricks/value_mix_default_recipe_t0.01.json
 }
 
 world_value() {  # so_ismcts with world-value leaves against so_ismcts (What did not work)
