@@ -197,6 +197,9 @@ recipe() {  # experiment=oh_hell, the default recipe: its ladder and its matches
   $PY scripts/evaluate.py checkpoint=$ck "agents=[planner,so_ismcts,so_ismcts]" \
     knobs.so_ismcts.belief=voids time_per_move=0.02 deals=1000 seed=1 workers=2 \
     progress=false output=$d/recipe_vs_two_so_ismcts_t0.02.json
+  $PY scripts/evaluate.py checkpoint=$ck "agents=[planner,so_ismcts,so_ismcts]" \
+    knobs.so_ismcts.belief=voids time_per_move=0.02 deals=600 seed=11 workers=2 \
+    progress=false output=$d/recipe_vs_two_so_ismcts_t0.02_idle.json  # nothing else running
   $PY -m research.head_to_head --game oh_hell --time 0.02 --deals 300 --seed 2 \
     --planner new=$ck --planner old=$old,agent=guided_so_ismcts,belief=sir \
     --baseline so_ismcts,belief=voids --output $d/recipe_vs_teacher_t0.02.json
