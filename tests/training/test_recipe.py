@@ -75,9 +75,9 @@ def test_the_planner_teacher_targets_are_its_visits(tmp_path):
     assert np.all(np.abs(pos.returns) <= 1.0)
 
 
-def test_a_game_from_outside_the_package_trains_with_the_defaults(tmp_path):
-    """examples/goofspiel.py through game.module: the same recipe, no knob chosen for it
-    (sizes only), and its planner loads from the checkpoint in a fresh registry."""
+def test_a_game_from_outside_the_package_trains_with_the_defaults(goofspiel, tmp_path):
+    """examples/goofspiel.py (registered as ``game.module`` would): the same recipe, no
+    knob chosen for it (sizes only), and its planner loads from the checkpoint."""
     cfg = _recipe_cfg(tmp_path / "goof")
     cfg.game.name, cfg.game.module = "goofspiel", "examples.goofspiel"
     cfg.trainer.generation_every, cfg.trainer.ladder_deals = 0, 0
