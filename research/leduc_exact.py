@@ -16,8 +16,8 @@ from isz.agents.network import NetworkEvaluator
 from isz.games.base import State
 from isz.games.histories import enumerate_histories
 from isz.nn import ModelConfig, build_model
-from isz.nn.checkpoint import load_checkpoint
-from isz.types import CHANCE, TERMINAL
+from isz.nn.checkpoint import checkpoint_game, load_checkpoint, load_model
+from isz.types import CHANCE, TERMINAL, IszError
 
 
 @dataclasses.dataclass
@@ -174,6 +174,17 @@ def net_policy(net: NetworkEvaluator):
             m[i, list(v.legal_actions)] = True
         return net.evaluate(x, m)[0].astype(np.float64)
     return policy
+
+
+def load_leduc(path):
+    """``(game, network)`` of a Leduc training checkpoint, the network as a CPU
+    `NetworkEvaluator`; IszError for a checkpoint of another game (the tools' streets
+    are Leduc's)."""
+    game = checkpoint_game(load_checkpoint(path))
+    if game.name != "leduc_poker":
+        raise IszError(f"{path}: a {game.name} checkpoint; this tool reads Leduc "
+                       "(its streets are Leduc's)")
+    return game, NetworkEvaluator(load_model(path, game)[0], "cpu")
 
 
 def magnet_evaluator(path, game) -> NetworkEvaluator | None:

@@ -29,13 +29,11 @@ import time
 
 import numpy as np
 
-from isz.agents.network import NetworkEvaluator
 from isz.evaluation.exploitability import exploitability
 from isz.fs import write_atomic
-from isz.nn.checkpoint import checkpoint_game, load_checkpoint, load_model
 from isz.selfplay import play
 from isz.types import IszError
-from research.leduc_exact import exact_tables, magnet_evaluator, net_policy
+from research.leduc_exact import exact_tables, load_leduc, magnet_evaluator, net_policy
 from research.leduc_target_error import groups, markdown, selfplay_config
 
 
@@ -75,11 +73,7 @@ def summarise(ex, sets: list[dict]) -> list[dict]:
 
 def measure(a) -> dict:
     t0 = time.perf_counter()
-    game = checkpoint_game(load_checkpoint(a.checkpoint))
-    if game.name != "leduc_poker":
-        raise IszError(f"{a.checkpoint}: a {game.name} checkpoint; this tool reads Leduc "
-                       "(its streets are Leduc's)")
-    net = NetworkEvaluator(load_model(a.checkpoint, game)[0], "cpu")
+    game, net = load_leduc(a.checkpoint)
     magnet = magnet_evaluator(a.checkpoint, game)
     ex = exact_tables(game, net_policy(net), a.eta, a.alpha,
                       None if magnet is None else net_policy(magnet))

@@ -41,7 +41,7 @@ import numpy as np
 from isz.agents.network import NetworkEvaluator
 from isz.evaluation.exploitability import exploitability
 from isz.fs import write_atomic
-from isz.nn.checkpoint import checkpoint_game, load_checkpoint, load_model
+from isz.nn.checkpoint import load_model
 from isz.search.evaluator import make_search_belief
 from isz.search.puct_driver import PUCTConfig
 from isz.selfplay import SelfPlayConfig, root_worlds, search_roots
@@ -50,6 +50,7 @@ from research.leduc_exact import (
     Exact,
     ExactValueEvaluator,
     exact_tables,
+    load_leduc,
     net_policy,
     recorded_magnet,
 )
@@ -232,14 +233,10 @@ def _variant(a, game, net, ex: Exact, rho, variant: str, extra: dict) -> dict:
 def measure(a) -> dict:
     """Everything the report holds, for the command's arguments ``a``."""
     t0 = time.perf_counter()
-    game = checkpoint_game(load_checkpoint(a.checkpoint))
-    if game.name != "leduc_poker":
-        raise IszError(f"{a.checkpoint}: a {game.name} checkpoint; this tool reads Leduc "
-                       "(its streets are Leduc's)")
+    game, net = load_leduc(a.checkpoint)
 
     def policy_of(path):
         return net_policy(NetworkEvaluator(load_model(path, game)[0], "cpu"))
-    net = NetworkEvaluator(load_model(a.checkpoint, game)[0], "cpu")
     magnet, a.magnet_used = recorded_magnet(a.checkpoint, game), "recorded"
     if a.magnet:
         magnet, a.magnet_used = policy_of(a.magnet), a.magnet
