@@ -30,7 +30,10 @@ def _knobs(items: list[str]) -> dict:
     out = {}
     for item in items:
         key, _, value = item.partition("=")
-        out[key] = json.loads(value) if value[:1] in "0123456789-[{tn" else value
+        try:  # numbers, true/false/null, lists; anything else is a string
+            out[key] = json.loads(value)
+        except json.JSONDecodeError:
+            out[key] = value
     return out
 
 
