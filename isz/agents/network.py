@@ -42,6 +42,21 @@ class NetworkEvaluator:
         self.forward_rows += len(tensors)
         return probs.cpu().numpy(), value.float().cpu().numpy()
 
+    @torch.no_grad()
+    def evaluate_parts(self, base: np.ndarray, groups: np.ndarray, cols: np.ndarray,
+                       vals: np.ndarray, masks: np.ndarray) -> np.ndarray:
+        """priors float32[B, A] of rows given in parts (`EvaluatorPolicy.many_parts`):
+        the stem once per template row, no value head, no cache (such rows are the
+        belief's hypotheses, and they do not repeat)."""
+        def t(a, dtype):
+            return torch.from_numpy(np.ascontiguousarray(a, dtype=dtype)).to(self.device)
+        with autocast_context(self.device):
+            logits = self.model.policy_logits_parts(
+                t(base, np.float32), t(groups, np.int64), t(cols, np.int64),
+                t(vals, np.float32), t(masks, np.bool_))
+        self.forward_rows += len(vals)
+        return torch.softmax(logits.float(), dim=-1).cpu().numpy()
+
     def evaluate(self, tensors: np.ndarray, masks: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """priors float32[B, A], values float32[B, P] for views ``tensors``/``masks``."""
         if self.cache_size <= 0:

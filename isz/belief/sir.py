@@ -14,7 +14,9 @@ its decision is public (seat, dealer, trump card, the bids and plays before it) 
 its hand: its initial hand less the cards it has played (public), so the ``D``
 decision rows of all ``M`` candidates are one template row per decision with the
 hand written in, and a play's legal mask follows from that hand and the led suit:
-a single ``policy.many(float32[D * M, tensor_size], bool[D * M, num_actions])``.
+a single ``policy.many(float32[D * M, tensor_size], bool[D * M, num_actions])``,
+or ``policy.many_parts`` with the template rows and the hands apart (a network then
+computes its first layer once per template: `decision_parts`).
 `sample_many` then draws its worlds from the ``M`` with probability proportional
 to their weights, with replacement (sampling-importance-resampling: the law tends
 to the target as ``M`` grows, its bias O(1 / M); `last_ess` is the pool's effective
@@ -154,31 +156,54 @@ class SIRBelief(Belief):
         view at each of the ``D`` decisions in each of the ``M`` worlds, decision-major.
         Its hand is its initial hand less the cards it had played; a play's legal
         moves are that hand's cards of the led suit, or the whole hand."""
+        base, cols, vals, masks = self.decision_parts(worlds, decisions)
+        rows = np.repeat(base, len(worlds), axis=0)
+        rows[:, cols] = vals
+        return rows, masks
+
+    def decision_parts(self, worlds: np.ndarray, decisions: list[Decision]):
+        """`decision_rows` factored as ``(base float32[D, tensor_size], cols int64[K],
+        vals float32[D * M, K], masks bool[D * M, num_actions])``: row ``d * M + m`` is
+        ``base[d]`` with its entries ``cols`` (the seat's hand and initial hand, 0 in
+        ``base``) set to ``vals[d * M + m]``."""
         g, m = self.game, len(worlds)
-        c, ti = g.num_cards, int(g.kparams[K.K_T_INIT])
-        rows = np.empty((len(decisions), m, g.tensor_size), dtype=np.float32)
+        c = g.num_cards
+        cols = self._hand_entries()
+        base = np.stack([d.row for d in decisions]).astype(np.float32, copy=False)
+        vals = np.empty((len(decisions), m, 2 * c), dtype=np.float32)
         masks = np.empty((len(decisions), m, g.num_actions), dtype=np.bool_)
         cards = np.arange(c, dtype=np.int64)
         suit = g.kparams[K.K_SUITOF:K.K_SUITOF + c]
         for i, d in enumerate(decisions):
             init = (worlds[:, K.INIT + d.seat, None] >> cards) & 1
             hand = init & ~((d.before >> cards) & 1)
-            rows[i] = d.row
-            rows[i, :, :c] = hand
-            rows[i, :, ti:ti + c] = init
+            vals[i, :, :c] = hand
+            vals[i, :, c:] = init
             masks[i] = d.mask
             if d.play:
                 legal = hand.astype(np.bool_)
                 follow = legal & (suit == d.led)
                 can = follow.any(axis=1, keepdims=True)
                 masks[i, :, :c] = np.where(can, follow, legal)
-        return rows.reshape(-1, g.tensor_size), masks.reshape(-1, g.num_actions)
+        return base, cols, vals.reshape(-1, 2 * c), masks.reshape(-1, g.num_actions)
+
+    def _policy_probs(self, worlds: np.ndarray, decisions: list[Decision]):
+        """(float64[D * M, num_actions], masks): the policy at every decision row; one
+        ``policy.many_parts`` call where the policy has it (the rows share their
+        template, so a network computes its first layer once a decision), else
+        ``policy.many`` on the rows written out."""
+        if hasattr(self.policy, "many_parts"):
+            base, cols, vals, masks = self.decision_parts(worlds, decisions)
+            groups = np.repeat(np.arange(len(decisions)), len(worlds))
+            return self.policy.many_parts(base, groups, cols, vals, masks), masks
+        rows, masks = self.decision_rows(worlds, decisions)
+        return self.policy.many(rows, masks), masks
 
     def log_weights(self, worlds: np.ndarray, decisions: list[Decision]) -> np.ndarray:
         """float64[M]: log of the product of the policy's probabilities of the actions
         taken at ``decisions``."""
-        rows, masks = self.decision_rows(worlds, decisions)
-        probs = np.asarray(self.policy.many(rows, masks), dtype=np.float64)
+        probs, masks = self._policy_probs(worlds, decisions)
+        probs = np.asarray(probs, dtype=np.float64)
         if probs.shape != masks.shape or not np.all(np.isfinite(probs)):
             raise IszError(f"policy.many must return finite probabilities of shape "
                            f"{masks.shape}, got shape {probs.shape}")

@@ -190,7 +190,9 @@ def decision_cost(belief: str = "voids", shuffle: bool = True, games: int = 4,
 def _cost_belief(game, belief: str, shuffle: bool):
     """``voids``, or ``sir`` (128 candidates) weighing the bids by a network of the
     trained Oh Hell planner's shape (width 256, depth 2; random weights cost the
-    same), one torch thread, CPU."""
+    same), one torch thread, CPU; ``sir_dense``: the same with every decision row
+    written out for the network (no ``many_parts``: the path before the stem was
+    factored, measured beside it)."""
     if belief == "voids":
         return VoidsBelief(game, shuffle=shuffle)
     import torch
@@ -202,14 +204,25 @@ def _cost_belief(game, belief: str, shuffle: bool):
     torch.manual_seed(0)
     torch.set_num_threads(1)
     net = NetworkEvaluator(build_model(game, ModelConfig(width=256, depth=2)), "cpu")
-    return make_search_belief({"name": belief, "shuffle": shuffle}, game, net)
+    b = make_search_belief({"name": "sir", "shuffle": shuffle}, game, net)
+    if belief == "sir_dense":
+        b.policy = _DenseRows(b.policy)
+    return b
+
+
+class _DenseRows:
+    """A policy with ``many`` only, so `SIRBelief` writes every row out."""
+
+    def __init__(self, policy):
+        self.many = policy.many
 
 
 def belief_rows(voids=(0, 2, 4), n: int = 20000, chains: int = 20000) -> list[dict]:
     """Every belief row: speeds and rejection rates per void count, the first world's
     cost a decision (voids with and without the shuffle path, sir with a network's
-    policy), then the Gibbs burn-in table."""
+    policy, factored and written out), then the Gibbs burn-in table."""
     rows = decision_cost("voids", True) + decision_cost("voids", False) + decision_cost("sir")
+    rows += decision_cost("sir_dense")
     for k in voids:
         rows += [sampling_speed(b, k, n=n) for b in ("uniform", "voids", "gibbs")]
         rows.append(rejection_rate(k, n=n))

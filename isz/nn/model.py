@@ -101,7 +101,12 @@ class PolicyValueNet(nn.Module):
         if x.shape[1] != self.input_size:
             raise IszError(f"network input has {x.shape[1]} features per row; "
                            f"this network takes {self.input_size}")
-        h = self.trunk(self.stem(x))
+        return self.heads(self.trunk(self.stem(x)), mask)
+
+    def heads(self, h: torch.Tensor, mask: torch.Tensor | None = None,
+              value: bool = True) -> tuple[torch.Tensor, torch.Tensor | None]:
+        """``(logits [B, A], value [B, P] or None)`` from the trunk's output ``h [B, W]``
+        (``value=False``: the policy alone, the value head skipped)."""
         # float32 heads: under autocast the masked constant must not overflow bf16/fp16
         logits = self.policy_head(h).float()
         if mask is not None:
@@ -109,8 +114,20 @@ class PolicyValueNet(nn.Module):
                 raise IszError(f"mask shape {tuple(mask.shape)} does not match logits "
                                f"shape {tuple(logits.shape)}")
             logits = logits.masked_fill(~mask.bool(), MASKED_LOGIT)
-        value = torch.tanh(self.value_head(h).float())
-        return logits, value
+        return logits, torch.tanh(self.value_head(h).float()) if value else None
+
+    def policy_logits_parts(self, base: torch.Tensor, groups: torch.Tensor,
+                            cols: torch.Tensor, vals: torch.Tensor,
+                            mask: torch.Tensor | None = None) -> torch.Tensor:
+        """Masked logits ``[B, A]`` of the rows ``base[groups]`` (``[D, S]``, 0 at
+        ``cols``) with entries ``cols`` (``[K]``) set to ``vals`` (``[B, K]``); the same
+        as ``forward`` on those rows, but the stem (linear) is applied once per template
+        row plus ``K`` of its columns per row, and the value head is skipped."""
+        if base.shape[1] != self.input_size:
+            raise IszError(f"network input has {base.shape[1]} features per row; "
+                           f"this network takes {self.input_size}")
+        h = self.stem(base)[groups] + vals @ self.stem.weight[:, cols].T
+        return self.heads(self.trunk(h), mask, value=False)[0]
 
     @torch.no_grad()
     def predict(self, x: torch.Tensor,

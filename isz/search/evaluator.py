@@ -62,6 +62,20 @@ class EvaluatorPolicy:
         priors, _ = self.evaluator.evaluate(np.asarray(tensors, dtype=np.float32), masks)
         return np.asarray(priors, dtype=np.float64)
 
+    def many_parts(self, base: np.ndarray, groups: np.ndarray, cols: np.ndarray,
+                   vals: np.ndarray, masks: np.ndarray) -> np.ndarray:
+        """`many` on rows given in parts: row ``b`` is ``base[groups[b]]`` (float32[D,
+        tensor_size], 0 at ``cols``) with its entries ``cols`` (int64[K]) set to
+        ``vals[b]`` (float32[B, K]). An evaluator with ``evaluate_parts`` answers
+        without writing the rows out (a network's first layer is linear: one product
+        per template, plus ``K`` columns a row); any other gets the rows written out."""
+        if hasattr(self.evaluator, "evaluate_parts"):
+            priors = self.evaluator.evaluate_parts(base, groups, cols, vals, masks)
+            return np.asarray(priors, dtype=np.float64)
+        rows = np.asarray(base, dtype=np.float32)[groups]
+        rows[:, cols] = vals
+        return self.many(rows, masks)
+
     def __call__(self, view) -> np.ndarray:
         mask = np.zeros((1, view.game.num_actions), dtype=np.bool_)
         mask[0, list(view.legal_actions)] = True

@@ -13,6 +13,7 @@
 #   beliefs: the beliefs' card placement
 #   puct_rollouts: the PUCT search without a network
 #   recipe: experiment=oh_hell (the default recipe), its ladder and matches
+#   recipe_seed1: the same recipe at training seed 1, timed and judged on an idle machine
 # The speed rows of the same planners: research/reproduce/speed.sh.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -218,4 +219,19 @@ recipe() {  # experiment=oh_hell, the default recipe: its ladder and its matches
   $PY scripts/ladder.py runs/oh_hell --checkpoints gen --time 0.02 --deals 50 --older 1 --workers 2
 }
 
-run_sections "plain q_targets expand_after teacher variants beliefs puct_rollouts recipe" "$@"
+recipe_seed1() {  # training seed 1 on an idle machine: wall time, matches, ladder (run alone)
+  r=runs/oh_hell_s1
+  /usr/bin/time -f "%e s" $PY scripts/train.py experiment=oh_hell trainer.seed=1 \
+    experiment.run_dir=$r
+  d=docs/results/oh_hell
+  $PY scripts/evaluate.py checkpoint=$r/checkpoints/last.pt "agents=[planner,so_ismcts,so_ismcts]" \
+    knobs.so_ismcts.belief=voids time_per_move=0.02 deals=1000 seed=12 workers=2 \
+    progress=false output=$d/recipe_s1_vs_two_so_ismcts_t0.02_idle.json
+  $PY scripts/ladder.py $r --checkpoints gen --baselines so_ismcts --older 0 --time 0.02 \
+    --deals 100 --seed 1 --workers 2 --quiet
+  $PY scripts/evaluate.py checkpoint=$r/checkpoints/last.pt "agents=[planner,so_ismcts,so_ismcts]" \
+    knobs.so_ismcts.belief=voids time_per_move=0.2 deals=100 seed=13 workers=2 \
+    progress=false output=$d/recipe_s1_vs_two_so_ismcts_t0.2_idle.json
+}
+
+run_sections "plain q_targets expand_after teacher variants beliefs puct_rollouts recipe recipe_seed1" "$@"

@@ -228,3 +228,46 @@ def test_planner_with_sir_does_not_see_the_hidden_cards():
                                iterations=200).act(
             s.view(p), np.random.default_rng(seed)) for s in (state, twin)]
         assert acts[0] == acts[1]
+
+
+class DenseOnly:
+    """An `EvaluatorPolicy` without ``many_parts``: sir must write the rows out."""
+
+    def __init__(self, policy):
+        self.many = policy.many
+
+
+def test_parts_path_gives_the_dense_weights():
+    """With a network, sir's weights come from ``many_parts`` (stem once per template,
+    no value head): the same priors as the rows written out, to float32 rounding, at
+    bid and card-play templates; and the same through a policy without it."""
+    game = isz.make_game("oh_hell")
+    torch.manual_seed(0)
+    net = build_model(game, ModelConfig(width=32, depth=1))
+    evaluator = NetworkEvaluator(net, device="cpu")
+    policy = EvaluatorPolicy(evaluator)
+    rng = np.random.default_rng(3)
+    state, checked = game.new_initial_state(), 0
+    while not state.is_terminal():
+        p = state.current_player()
+        if p >= 0:
+            view = state.view(p)
+            b = SIRBelief(game, policy=policy, plays=2)
+            decisions = b.decision_templates(view)
+            if decisions:
+                worlds = b.voids.sample_many(view, 16, rng)
+                base, cols, vals, masks = b.decision_parts(worlds, decisions)
+                groups = np.repeat(np.arange(len(decisions)), len(worlds))
+                rows, masks2 = b.decision_rows(worlds, decisions)
+                np.testing.assert_array_equal(masks, masks2)
+                parts = evaluator.evaluate_parts(base, groups, cols, vals, masks)
+                dense, _ = evaluator.evaluate(rows, masks)
+                np.testing.assert_allclose(parts, dense, atol=1e-5)
+                dense_b = SIRBelief(game, policy=DenseOnly(policy), plays=2)
+                np.testing.assert_allclose(b.log_weights(worlds, decisions),
+                                           dense_b.log_weights(worlds, decisions), atol=1e-4)
+                checked += 1
+            state.apply_action(state.legal_actions()[rng.integers(len(state.legal_actions()))])
+        else:
+            state.apply_action(state.sample_chance(rng))
+    assert checked > 10
