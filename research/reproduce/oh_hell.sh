@@ -221,14 +221,15 @@ recipe() {  # experiment=oh_hell, the default recipe: its ladder and its matches
 
 recipe_seed1() {  # training seed 1 on an idle machine: wall time, matches, ladder (run alone)
   r=runs/oh_hell_s1
-  /usr/bin/time -f "%e s" $PY scripts/train.py experiment=oh_hell trainer.seed=1 \
-    experiment.run_dir=$r
+  time $PY scripts/train.py experiment=oh_hell trainer.seed=1 experiment.run_dir=$r
   d=docs/results/oh_hell
   $PY scripts/evaluate.py checkpoint=$r/checkpoints/last.pt "agents=[planner,so_ismcts,so_ismcts]" \
     knobs.so_ismcts.belief=voids time_per_move=0.02 deals=1000 seed=12 workers=2 \
     progress=false output=$d/recipe_s1_vs_two_so_ismcts_t0.02_idle.json
   $PY scripts/ladder.py $r --checkpoints gen --baselines so_ismcts --older 0 --time 0.02 \
     --deals 100 --seed 1 --workers 2 --quiet
+  cp $r/ladder/ladder.json $d/recipe_s1_ladder.json; cp $r/ladder/ladder.png $d/recipe_s1_ladder.png
+  # (recipe_s1_..._idle_dense_sir.json: the first match above at commit e4264d7)
   $PY scripts/evaluate.py checkpoint=$r/checkpoints/last.pt "agents=[planner,so_ismcts,so_ismcts]" \
     knobs.so_ismcts.belief=voids time_per_move=0.2 deals=100 seed=13 workers=2 \
     progress=false output=$d/recipe_s1_vs_two_so_ismcts_t0.2_idle.json
