@@ -1,0 +1,12 @@
+#!/usr/bin/env bash
+# docs/results/goofspiel.md: examples/goofspiel.py (4 cards) trained with the default recipe
+# through game.module, then its planner against so_ismcts at 0.01 s a move (about 10
+# minutes on 2 cores; run the match alone: equal-time matches are load-sensitive).
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+PY=.venv/bin/python
+$PY scripts/train.py game.name=goofspiel game.module=examples.goofspiel experiment.name=goofspiel \
+  logger.progress=false
+$PY scripts/evaluate.py checkpoint=runs/goofspiel/checkpoints/last.pt "agents=[planner,so_ismcts]" \
+  time_per_move=0.01 deals=1000 seed=1 workers=2 progress=false \
+  output=docs/results/goofspiel/goofspiel_recipe_vs_so_ismcts_t0.01.json
