@@ -98,10 +98,13 @@ class PolicyValueNet(nn.Module):
                 logits become `MASKED_LOGIT`, so ``softmax`` gives them exactly 0.
         """
         x = x.reshape(x.shape[0], -1)
+        self._check_input(x)
+        return self.heads(self.trunk(self.stem(x)), mask)
+
+    def _check_input(self, x: torch.Tensor) -> None:
         if x.shape[1] != self.input_size:
             raise IszError(f"network input has {x.shape[1]} features per row; "
                            f"this network takes {self.input_size}")
-        return self.heads(self.trunk(self.stem(x)), mask)
 
     def heads(self, h: torch.Tensor, mask: torch.Tensor | None = None,
               value: bool = True) -> tuple[torch.Tensor, torch.Tensor | None]:
@@ -123,9 +126,7 @@ class PolicyValueNet(nn.Module):
         ``cols``) with entries ``cols`` (``[K]``) set to ``vals`` (``[B, K]``); the same
         as ``forward`` on those rows, but the stem (linear) is applied once per template
         row plus ``K`` of its columns per row, and the value head is skipped."""
-        if base.shape[1] != self.input_size:
-            raise IszError(f"network input has {base.shape[1]} features per row; "
-                           f"this network takes {self.input_size}")
+        self._check_input(base)
         h = self.stem(base)[groups] + vals @ self.stem.weight[:, cols].T
         return self.heads(self.trunk(h), mask, value=False)[0]
 
