@@ -45,7 +45,7 @@ def test_index_builds_the_same_children_in_the_same_order_through_growth():
         assert set(plain.nodes[kids, LABEL]) == set(labels[root::2])
 
 
-@pytest.mark.parametrize("budget", [Budget(iterations=3000), Budget(seconds=0.3)])
+@pytest.mark.parametrize("budget", [Budget(iterations=3000), Budget(seconds=0.5)])
 def test_mo_search_root_splits_stay_one_child_per_information_state(budget):
     """The rollout MO-ISMCTS splits opponents' roots through the index (grown between
     chunks under a time budget): one child per label, and every iteration passes one."""
@@ -57,7 +57,9 @@ def test_mo_search_root_splits_stay_one_child_per_information_state(budget):
     mo_search(game, sampler, me, Budget(iterations=10), c=0.7, seed=0)  # compile first
     tree = mo_search(game, sampler, me, budget, c=0.7, seed=0)
     iterations = int(tree.nodes[me, VISITS])
-    assert iterations >= 3000
+    # A count, not a speed: a slow machine runs fewer iterations in 0.5 s, but always
+    # several chunks (the first is 16), so the index is grown between them.
+    assert iterations >= (3000 if budget.seconds is None else 300)
     for j in set(range(game.num_players)) - {me}:
         kids = tree.children(j)
         labels = tree.nodes[kids, LABEL]
