@@ -12,8 +12,10 @@
 #   variants: oh_hell_teacher_long's planner variants, rollout mo_ismcts
 #   beliefs: the beliefs' card placement
 #   puct_rollouts: the PUCT search without a network
-#   recipe: experiment=oh_hell (the default recipe), its ladder and matches
-#   recipe_seed1: the same recipe at training seed 1, timed and judged on an idle machine
+#   recipe: experiment=oh_hell at 40 iterations (the preset's size until it was cut to
+#     30), its ladder and matches
+#   recipe_seed1: the same at training seed 1, timed and judged on an idle machine
+#   recipe_seed2: the preset as it is (30 iterations), training seed 2, idle machine
 # The speed rows of the same planners: research/reproduce/speed.sh.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -189,8 +191,10 @@ puct_rollouts() {
     output=docs/results/oh_hell/eq_oh_hell_puct_rollouts_equal_sims_256_100deals.json
 }
 
+forty="trainer.iterations=40 trainer.generation_every=8"  # the preset's earlier size
+
 recipe() {  # experiment=oh_hell, the default recipe: its ladder and its matches at 0.02 s
-  $PY scripts/train.py experiment=oh_hell
+  $PY scripts/train.py experiment=oh_hell $forty
   ck=runs/oh_hell/checkpoints/last.pt
   old=runs/oh_hell_teacher/checkpoints/last.pt
   [ -f $old ] || $PY scripts/train.py experiment=oh_hell_teacher
@@ -221,7 +225,7 @@ recipe() {  # experiment=oh_hell, the default recipe: its ladder and its matches
 
 recipe_seed1() {  # training seed 1 on an idle machine: wall time, matches, ladder (run alone)
   r=runs/oh_hell_s1
-  time $PY scripts/train.py experiment=oh_hell trainer.seed=1 experiment.run_dir=$r
+  time $PY scripts/train.py experiment=oh_hell $forty trainer.seed=1 experiment.run_dir=$r
   d=docs/results/oh_hell
   $PY scripts/evaluate.py checkpoint=$r/checkpoints/last.pt "agents=[planner,so_ismcts,so_ismcts]" \
     knobs.so_ismcts.belief=voids time_per_move=0.02 deals=1000 seed=12 workers=2 \
@@ -235,4 +239,22 @@ recipe_seed1() {  # training seed 1 on an idle machine: wall time, matches, ladd
     progress=false output=$d/recipe_s1_vs_two_so_ismcts_t0.2_idle.json
 }
 
-run_sections "plain q_targets expand_after teacher variants beliefs puct_rollouts recipe recipe_seed1" "$@"
+recipe_seed2() {  # the preset as it is, training seed 2, on an idle machine (run alone):
+  # wall time with a cold kernel cache, the match, the value ablation, the ladder
+  r=runs/oh_hell_s2
+  d=docs/results/oh_hell
+  time ISZ_CACHE_DIR=$(mktemp -d) $PY scripts/train.py experiment=oh_hell trainer.seed=2 \
+    experiment.run_dir=$r
+  ck=$r/checkpoints/last.pt
+  $PY scripts/evaluate.py checkpoint=$ck "agents=[planner,so_ismcts,so_ismcts]" \
+    knobs.so_ismcts.belief=voids time_per_move=0.02 deals=1000 seed=12 workers=2 \
+    progress=false output=$d/recipe_s2_vs_two_so_ismcts_t0.02_idle.json
+  $PY -m research.head_to_head --game oh_hell --time 0.02 --deals 500 --seed 14 \
+    --planner vm0=$ck --planner vm25=$ck,value_mix=0.25 --baseline so_ismcts,belief=voids \
+    --output $d/recipe_s2_value_mix_t0.02_idle.json
+  $PY scripts/ladder.py $r --checkpoints gen --baselines so_ismcts --older 0 --time 0.02 \
+    --deals 100 --seed 1 --workers 2 --quiet
+  cp $r/ladder/ladder.json $d/recipe_s2_ladder.json; cp $r/ladder/ladder.png $d/recipe_s2_ladder.png
+}
+
+run_sections "plain q_targets expand_after teacher variants beliefs puct_rollouts recipe recipe_seed1 recipe_seed2" "$@"
