@@ -38,27 +38,13 @@ def test_rollout_puct_avoids_the_coin_guess_trap(tree):
 SEARCH_BELOW = {"below_threshold": "search", "expand_after": 3}
 
 
-PLANNER_GAMES = ["tricks", "kuhn_poker", "leduc_poker", "recon", "oh_hell"]
-PLANNER_VARIANTS = [
+@pytest.mark.parametrize("name", ["tricks", "kuhn_poker", "leduc_poker", "recon", "oh_hell"])
+@pytest.mark.parametrize("agent,extra", [
     ("puct_ismcts", {"tree": "mo"}), ("puct_ismcts", {"tree": "so"}),
     ("puct_ismcts", {"tree": "mo", "opponents": "prior"}),
     ("puct_ismcts", {"tree": "mo", **SEARCH_BELOW}),
     ("puct_ismcts", {"tree": "so", **SEARCH_BELOW}),
-    ("guided_so_ismcts", {}), ("guided_so_ismcts", {"value_mix": 0.5})]
-
-
-def _planner_cases():
-    """Every variant on every game; each combination compiles its own kernels (~8 s
-    cold), so the default run takes a covering subset: each variant on two games and
-    every game under two variants or more. The whole product runs with ``-m slow``."""
-    for i, (agent, extra) in enumerate(PLANNER_VARIANTS):
-        for j, name in enumerate(PLANNER_GAMES):
-            covering = j in (i % len(PLANNER_GAMES), (i + 2) % len(PLANNER_GAMES))
-            yield pytest.param(name, agent, extra,
-                               marks=() if covering else pytest.mark.slow)
-
-
-@pytest.mark.parametrize("name,agent,extra", list(_planner_cases()))
+    ("guided_so_ismcts", {}), ("guided_so_ismcts", {"value_mix": 0.5})])
 def test_network_planner_same_view_same_action(name, agent, extra):
     """Hidden cards differ, the view is one: the network-guided planners must not tell."""
     game = isz.make_game(name)
