@@ -7,6 +7,7 @@
 #   train: the default game's two runs
 #   candidates: rollout margins of the variants (how recon_hard was chosen)
 #   hard: training recon_hard, then each row of its planner per seat
+#   hard_recipe: recon_hard retrained with today's recipe, against so_ismcts per seat
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 source research/reproduce/sections.sh
@@ -111,4 +112,17 @@ hard() {
     --deals 1000 --seconds 0.02 --seed 1 --output docs/results/recon/recon_hard_bayes_so_ismcts_time.json
 }
 
-run_sections "train candidates hard" "$@"
+hard_recipe() {
+  # today's recipe on recon_hard (the page's current result): train, then the planner
+  # against so_ismcts per seat and so_ismcts's own seat scores, 500 deals x 2, 0.02 s, idle
+  $PY scripts/train.py experiment=recon_hard
+  $PY -m research.recon_eval runs/recon_hard/checkpoints/last.pt --opponent so_ismcts \
+    --deals 500 --seed 1 --seconds 0.02 \
+    --output docs/results/recon/recon_hard_recipe_so_ismcts_time.json
+  $PY scripts/evaluate.py game=recon game_params.slots=5 game_params.turns=15 \
+    game_params.fuel=7 "game_params.sensor=[0.6,0.3]" "agents=[so_ismcts]" deals=500 \
+    seed=1 time_per_move=0.02 workers=2 progress=false \
+    output=docs/results/recon/recon_hard_recipe_so_self_time.json
+}
+
+run_sections "train candidates hard hard_recipe" "$@"
