@@ -59,6 +59,17 @@ class Decision(NamedTuple):
     led: int
 
 
+def rows_from_parts(base: np.ndarray, groups: np.ndarray, cols: np.ndarray,
+                    vals: np.ndarray) -> np.ndarray:
+    """float32[B, tensor_size]: row ``b`` is ``base[groups[b]]`` (float32[D,
+    tensor_size]) with its entries ``cols`` (int64[K]) set to ``vals[b]`` (float32[B,
+    K]): the parts of `SIRBelief.decision_parts` written out, for a policy that takes
+    whole rows."""
+    rows = np.asarray(base, dtype=np.float32)[groups]
+    rows[:, cols] = vals
+    return rows
+
+
 class SIRBelief(Belief):
     """``voids`` deals resampled by the policy's reach of the bids; module docstring."""
 
@@ -157,9 +168,7 @@ class SIRBelief(Belief):
         Its hand is its initial hand less the cards it had played; a play's legal
         moves are that hand's cards of the led suit, or the whole hand."""
         base, cols, vals, masks = self.decision_parts(worlds, decisions)
-        rows = np.repeat(base, len(worlds), axis=0)
-        rows[:, cols] = vals
-        return rows, masks
+        return rows_from_parts(base, _groups(decisions, worlds), cols, vals), masks
 
     def decision_parts(self, worlds: np.ndarray, decisions: list[Decision]):
         """`decision_rows` factored as ``(base float32[D, tensor_size], cols int64[K],
@@ -194,7 +203,7 @@ class SIRBelief(Belief):
         ``policy.many`` on the rows written out."""
         if hasattr(self.policy, "many_parts"):
             base, cols, vals, masks = self.decision_parts(worlds, decisions)
-            groups = np.repeat(np.arange(len(decisions)), len(worlds))
+            groups = _groups(decisions, worlds)
             return self.policy.many_parts(base, groups, cols, vals, masks), masks
         rows, masks = self.decision_rows(worlds, decisions)
         return self.policy.many(rows, masks), masks
@@ -216,3 +225,8 @@ class SIRBelief(Belief):
             raise IszError("policy gives every candidate deal probability 0 for the actions "
                            "taken: it must give every legal action some probability")
         return logw
+
+
+def _groups(decisions: list[Decision], worlds: np.ndarray) -> np.ndarray:
+    """int64[D * M]: the template of each decision row (rows are decision-major)."""
+    return np.repeat(np.arange(len(decisions)), len(worlds))

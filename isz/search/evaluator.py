@@ -15,6 +15,7 @@ import numpy as np
 
 from isz.belief import make_belief
 from isz.belief.registry import belief_knobs, resolve_belief
+from isz.belief.sir import rows_from_parts
 from isz.types import IszError, check_choice
 
 
@@ -72,9 +73,7 @@ class EvaluatorPolicy:
         if hasattr(self.evaluator, "evaluate_parts"):
             priors = self.evaluator.evaluate_parts(base, groups, cols, vals, masks)
             return np.asarray(priors, dtype=np.float64)
-        rows = np.asarray(base, dtype=np.float32)[groups]
-        rows[:, cols] = vals
-        return self.many(rows, masks)
+        return self.many(rows_from_parts(base, groups, cols, vals), masks)
 
     def __call__(self, view) -> np.ndarray:
         mask = np.zeros((1, view.game.num_actions), dtype=np.bool_)
