@@ -166,6 +166,14 @@ TRAINER = Group("trainer", "Learning, evaluation, checkpoints, actors", [
     Setting("average_from", int, 0, "keep the mean of the network's weights after "
             "iterations average_from..t (SWA: an average policy), saved as "
             "checkpoints/average.pt; 0: off", lo=0),
+    Setting("average_policy_from", int, 0, "from this iteration on, a second network learns "
+            "the reach-weighted average of the policies self-play played (NFSP: a reservoir "
+            "of every iteration's positions), saved as checkpoints/average_policy.pt; 0: off",
+            lo=0),
+    Setting("average_policy_buffer", int, 200_000, "reservoir capacity of the average "
+            "policy, in positions (a uniform sample of all positions offered)", lo=1),
+    Setting("average_policy_steps", int, 100, "gradient steps of the average policy per "
+            "iteration", lo=1),
     Setting("continue_from", str, None, "a new run folder starts where another run's last.pt "
             "left off (weights, optimizer, schedule, buffer, counters, RNG); ignored once "
             "this folder has its own last.pt", null="a fresh start"),
@@ -262,6 +270,15 @@ TRAIN_RULES = (
          "start (0 turns it off)",
          lambda c: c.trainer.average_from > c.trainer.iterations,
          ("trainer.average_from", "trainer.iterations")),
+    Rule("trainer.average_policy_from must not be past trainer.iterations: the average "
+         "policy would never start (0 turns it off)",
+         lambda c: c.trainer.average_policy_from > c.trainer.iterations,
+         ("trainer.average_policy_from", "trainer.iterations")),
+    Rule("trainer.average_policy_from needs selfplay.all_hands=false: the rows of hands not "
+         "held were not played, so they would weigh the average by the public state's reach "
+         "instead of the information set's",
+         lambda c: c.trainer.average_policy_from and c.selfplay.all_hands,
+         ("trainer.average_policy_from", "selfplay.all_hands")),
 )
 
 

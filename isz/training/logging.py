@@ -100,7 +100,8 @@ class RunLogger:
                  "to train on, or set experiment.run_dir to start afresh.")
 
     def finish(self, results: Path, minutes: float) -> None:
-        avg = ", average.pt" if (self.run_dir / "checkpoints" / "average.pt").exists() else ""
+        avg = "".join(f", {n}" for n in ("average.pt", "average_policy.pt")
+                      if (self.run_dir / "checkpoints" / n).exists())
         self.say(f"done in {minutes:.1f} min: checkpoints in "
                  f"{_short(self.run_dir / 'checkpoints')} (last.pt, best.pt{avg}), results in "
                  f"{_short(results)}" + (f", TensorBoard logs in {_short(self.run_dir / 'tb')}"

@@ -5,7 +5,9 @@ searches from its own view) -> positions into the replay buffer -> gradient
 steps -> (with ``search.magnet=network``, every ``magnet_every`` iterations: the
 mirror target's magnet becomes a snapshot of the network) -> (with
 ``trainer.average_from``, from that iteration on: the network is folded into the
-running mean of its weights, ``checkpoints/average.pt``) -> (every
+running mean of its weights, ``checkpoints/average.pt``; with
+``trainer.average_policy_from``, NFSP's average-policy network learns from a
+reservoir of the positions, `isz.training.average_policy`) -> (every
 ``eval_every``) arena evaluation -> an atomic checkpoint of everything, and a
 line in ``metrics.jsonl``. Running it again on the same run folder resumes
 where it stopped.
@@ -33,6 +35,7 @@ from isz.selfplay import SelfPlayConfig
 from isz.selfplay.selfplay import SELFPLAY_RUN
 from isz.settings.search import PUCT_KERNEL
 from isz.training import run_state
+from isz.training.average_policy import AveragePolicy
 from isz.training.config import TrainConfig, belief_policy, belief_spec, validate
 from isz.training.evaluation import evaluate, exploitability_of, planner_knobs
 from isz.training.learner import train_step, value_diagnostics
@@ -83,6 +86,16 @@ def _learn(st, cfg: TrainConfig, device, progress: Progress) -> dict[str, float]
     out["perf/learner_samples_per_s"] = out["perf/train_steps_per_s"] * t.batch_size
     out["loss/lr"] = st.scheduler.get_last_lr()[0]
     return out
+
+
+def _learn_average_policy(st, t, pos, it: int, device, log: RunLogger) -> dict[str, float]:
+    """Offer this iteration's positions to the average policy's reservoir and train it
+    (started from a copy of the network the first time)."""
+    if st.average_policy is None:
+        st.average_policy = AveragePolicy.start(st.model, t, it)
+    st.average_policy.add(pos)
+    with log.step(f"average policy {it}", t.average_policy_steps, "steps") as bar:
+        return st.average_policy.learn(t, device, bar)
 
 
 def mirror_alpha_at(cfg: TrainConfig, it: int) -> float:
@@ -142,6 +155,8 @@ def train(cfg: TrainConfig) -> dict[str, float]:
         st.magnet = None
     if not t.average_from:  # turned off (or never on): no average to keep
         st.average, st.average_count = None, 0
+    if not t.average_policy_from:
+        st.average_policy = None
     log.start(st.resumed, continued=origin)
     if origin is not None or not st.resumed:
         log.hparams(OmegaConf.to_yaml(OmegaConf.structured(cfg)))
@@ -181,6 +196,8 @@ def _iterate(cfg: TrainConfig, game, st, device, log: RunLogger, source) -> dict
         scalars.update({f"belief/{k}": v for k, v in stats.belief_scalars().items()})
         with log.step(f"training {it}", t.steps_per_iteration, "steps") as bar:
             scalars.update(_learn(st, cfg, device, bar))
+        if t.average_policy_from and it >= t.average_policy_from:
+            scalars.update(_learn_average_policy(st, t, pos, it, device, log))
         if st.magnet is not None and it % cfg.search.magnet_every == 0:
             st.snapshot_magnet(it)  # the magnet of the next magnet_every iterations
         if t.average_from and it >= t.average_from:
@@ -198,6 +215,10 @@ def _iterate(cfg: TrainConfig, game, st, device, log: RunLogger, source) -> dict
             if st.average is not None:
                 scalars.update(exploitability_of(game, st.average, cfg, device, t.seed + it,
                                                  log.step, prefix="eval/average_"))
+            if st.average_policy is not None:
+                scalars.update(exploitability_of(game, st.average_policy.model, cfg, device,
+                                                 t.seed + it, log.step,
+                                                 prefix="eval/average_policy_"))
         if cfg.search.target == "mirror":
             scalars["selfplay/mirror_alpha"] = alpha
         if cfg.search.magnet == "network":  # the magnet this iteration's targets used

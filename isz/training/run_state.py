@@ -7,7 +7,9 @@ name of its replay-buffer file), the buffer
 ``checkpoints/buffer-<iteration>.npz`` it names, numbered checkpoints
 ``iter-<n>.pt`` (the last ``keep_last``), ``best.pt`` and, with an average,
 ``average.pt`` (the averaged network alone, written before ``last.pt``, loadable by
-`isz.load_planner`); a finished run also
+`isz.load_planner`); with ``trainer.average_policy_from``, ``average_policy.pt`` and the
+reservoir ``reservoir-<iteration>.npz`` it learns from (`isz.training.average_policy`),
+both before ``last.pt``, which names the reservoir; a finished run also
 ``results.json`` (its final evaluation, written before the last checkpoint). The buffer is
 written before the checkpoint that names it and old buffers are removed only
 after, so a kill at any moment leaves a consistent pair: the run resumes with
@@ -30,6 +32,8 @@ from isz.games.base import Game
 from isz.nn.average import accumulate
 from isz.nn.checkpoint import load_checkpoint, save_checkpoint
 from isz.nn.model import ModelConfig, PolicyValueNet, build_model
+from isz.training.average_policy import FILE as AVERAGE_POLICY_FILE
+from isz.training.average_policy import AveragePolicy
 from isz.training.buffer import ReplayBuffer
 from isz.training.learner import make_optimizer
 
@@ -51,6 +55,7 @@ class RunState:
     magnet_iteration: int = 0  # the iteration after which ``magnet`` was taken (0: init)
     average: PolicyValueNet | None = None  # trainer.average_from: the weights' running mean
     average_count: int = 0  # networks in ``average``
+    average_policy: AveragePolicy | None = None  # trainer.average_policy_from: NFSP's
     # wall seconds over the run's life (resumes included): everything, and self-play
     # plus learning alone (no evaluation), the x axis of exploitability vs work
     seconds: dict = field(default_factory=lambda: {"elapsed": 0.0, "work": 0.0})
@@ -113,6 +118,10 @@ def resume(path: Path, game: Game, model_cfg: ModelConfig, tcfg, device,
         average.load_state_dict(extra["average"]["state"])
         st.average = average.eval().requires_grad_(False)
         st.average_count = int(extra["average"]["count"])
+    if extra.get("average_policy") is not None:
+        st.average_policy = AveragePolicy.restore(
+            extra["average_policy"], game, ModelConfig.from_dict(ckpt["model_config"]), tcfg,
+            device, path.parent)
     return st
 
 
@@ -136,7 +145,16 @@ def save(run_dir: Path, st: RunState, game: Game, model_cfg: ModelConfig, keep_e
              "magnet": None if st.magnet is None else
              {"state": st.magnet.state_dict(), "iteration": int(st.magnet_iteration)},
              "average": None if st.average is None else
-             {"state": st.average.state_dict(), "count": int(st.average_count)}}
+             {"state": st.average.state_dict(), "count": int(st.average_count)},
+             "average_policy": None}
+    reservoir = None
+    if st.average_policy is not None:  # its reservoir and network before last.pt
+        reservoir = f"reservoir-{it:06d}.npz"
+        st.average_policy.reservoir.save(ck / reservoir)
+        extra["average_policy"] = st.average_policy.state(reservoir)
+        save_checkpoint(ck / AVERAGE_POLICY_FILE, model=st.average_policy.model, game=game,
+                        model_cfg=model_cfg, counters=st.counters,
+                        extra={"planner": dict(planner or {})})
     if st.average is not None:  # before last.pt: a kill in between re-runs the iteration
         save_checkpoint(ck / "average.pt", model=st.average, game=game, model_cfg=model_cfg,
                         counters={**st.counters, "averaged": int(st.average_count)},
@@ -151,8 +169,8 @@ def save(run_dir: Path, st: RunState, game: Game, model_cfg: ModelConfig, keep_e
         _copy_atomic(last, ck / "best.pt")
     for old in sorted(ck.glob("iter-*.pt"))[:-keep_last]:
         old.unlink(missing_ok=True)
-    for old in ck.glob("buffer-*.npz"):
-        if old.name != buf_name:
+    for old in [*ck.glob("buffer-*.npz"), *ck.glob("reservoir-*.npz")]:
+        if old.name not in (buf_name, reservoir):
             old.unlink(missing_ok=True)
     return last
 
@@ -166,6 +184,9 @@ def disk_need(st: RunState, game: Game, tcfg) -> int:
     ckpt = 12 * sum(p.numel() for p in st.model.parameters())
     if tcfg.average_from:  # average.pt and the average inside last.pt
         ckpt += 8 * sum(p.numel() for p in st.model.parameters())
+    if tcfg.average_policy_from:  # its reservoir, average_policy.pt, its state in last.pt
+        buffer += tcfg.average_policy_buffer * row
+        ckpt += 16 * sum(p.numel() for p in st.model.parameters())
     if st.resumed:
         return buffer + 2 * ckpt + 8 * MB
     return 2 * buffer + (tcfg.keep_last + 3) * ckpt + 8 * MB

@@ -85,3 +85,17 @@ def test_leduc_nash_v2_is_leduc_nash_average_with_the_target_fixes():
     assert base["trainer"]["average_from"] == 10 and base["belief"]["name"] == "posterior"
     assert {k: v for k, v in v2.items() if k not in ("search", "selfplay", "trainer")} == \
         {k: v for k, v in base.items() if k not in ("search", "selfplay", "trainer")}
+
+
+def test_leduc_nash_nfsp_is_leduc_nash_average_with_the_average_policy():
+    """leduc_nash_nfsp adds only NFSP's average-policy network (from iteration 10)."""
+    def composed(preset):
+        return OmegaConf.to_container(
+            compose(conf_dir(), "train", [f"experiment={preset}", "experiment.name=x"]),
+            resolve=True)
+
+    base, nfsp = composed("leduc_nash_average"), composed("leduc_nash_nfsp")
+    assert base["trainer"]["average_policy_from"] == 0
+    assert nfsp["trainer"] == {**base["trainer"], "average_policy_from": 10}
+    assert {k: v for k, v in nfsp.items() if k != "trainer"} == \
+        {k: v for k, v in base.items() if k != "trainer"}

@@ -1,0 +1,114 @@
+"""NFSP's average-policy network (Heinrich and Silver, 2016), beside the run's network.
+
+With ``trainer.average_policy_from=S`` every iteration t >= S offers its self-play
+positions (those with a policy target) to a reservoir (`ReservoirBuffer`), which
+keeps a uniform sample of all of them, and a second network learns from it by the
+same loss as the run's network (policy cross-entropy to the recorded policy
+target, value MSE to the value target). In self-play the recorded policy target is
+the distribution the move was drawn from (within ``search.temperature_moves``), so
+an information set I enters the reservoir once per visit: iteration t's policy at I
+weighted by how often play reached I under it. The network fitted to that sample
+is the reach-weighted average of the played policies, the average that fictitious
+play and CFR converge with, where the last iterate may cycle
+(`research.iterate_averages` measures it exactly on a run's iterates).
+
+The average network starts as a copy of the run's network at iteration S and is
+written as ``checkpoints/average_policy.pt``, a checkpoint like any other. It
+draws from its own generator (seeded from ``trainer.seed``) and never feeds back
+into self-play, so the run's own network trains to the bit as without it.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import torch
+
+from isz.nn.model import ModelConfig, PolicyValueNet, build_model
+from isz.progress import Progress
+from isz.selfplay.records import Positions
+from isz.training.learner import make_optimizer, train_step
+from isz.training.reservoir import ReservoirBuffer
+
+_SALT = 0xA7E2  # the generator's stream, apart from the run's own (seed_from style)
+FILE = "average_policy.pt"
+
+
+def _generator(seed: int) -> np.random.Generator:
+    return np.random.default_rng([int(seed), _SALT])
+
+
+@dataclass
+class AveragePolicy:
+    """The average network, its optimizer and schedule, its reservoir and generator."""
+
+    model: PolicyValueNet
+    optimizer: torch.optim.Optimizer
+    scheduler: object
+    reservoir: ReservoirBuffer
+    rng: np.random.Generator
+    first: int  # the iteration it started at (its schedule runs from there to the end)
+
+    @classmethod
+    def start(cls, model: PolicyValueNet, tcfg, iteration: int) -> AveragePolicy:
+        """A copy of ``model`` that trains from iteration ``iteration`` to the run's end."""
+        net = copy.deepcopy(model).requires_grad_(True)
+        opt, sched = _optimizer(net, tcfg, iteration)
+        return cls(net, opt, sched, ReservoirBuffer(tcfg.average_policy_buffer),
+                   _generator(tcfg.seed), int(iteration))
+
+    def add(self, pos: Positions) -> None:
+        """Offer ``pos``'s rows that carry a policy target (value-only rows do not)."""
+        keep = pos.policies.sum(axis=1) > 0
+        self.reservoir.add(Positions(*(getattr(pos, f)[keep] for f in
+                                       ("tensors", "masks", "policies", "players",
+                                        "returns"))), self.rng)
+
+    def learn(self, tcfg, device, progress: Progress) -> dict[str, float]:
+        """``trainer.average_policy_steps`` gradient steps on reservoir batches; the
+        mean losses as ``average_policy/<term>``."""
+        sums: dict[str, float] = {}
+        for _ in range(tcfg.average_policy_steps):
+            batch = self.reservoir.sample(tcfg.batch_size, self.rng)
+            for k, v in train_step(self.model, self.optimizer, self.scheduler, batch, device,
+                                   tcfg.value_weight,
+                                   other_weight=tcfg.value_other_weight).items():
+                sums[k] = sums.get(k, 0.0) + v
+            progress.update()
+        out = {f"average_policy/{k}": v / tcfg.average_policy_steps for k, v in sums.items()}
+        out["average_policy/reservoir_size"] = float(len(self.reservoir))
+        out["average_policy/offered"] = float(self.reservoir.total_added)
+        return out
+
+    def state(self, reservoir_file: str) -> dict:
+        """What ``last.pt`` keeps of it (the reservoir itself is ``reservoir_file``)."""
+        return {"state": self.model.state_dict(), "optimizer": self.optimizer.state_dict(),
+                "scheduler": json.dumps(self.scheduler.state_dict()),
+                "rng": json.dumps(self.rng.bit_generator.state),
+                "reservoir_file": reservoir_file, "first": self.first}
+
+    @classmethod
+    def restore(cls, saved: dict, game, model_cfg: ModelConfig, tcfg, device,
+                folder: Path) -> AveragePolicy:
+        """The inverse of `state`; ``folder`` holds the reservoir file."""
+        net = build_model(game, model_cfg).to(device)
+        net.load_state_dict(saved["state"])
+        net.eval()
+        first = int(saved["first"])
+        opt, sched = _optimizer(net, tcfg, first)
+        opt.load_state_dict(saved["optimizer"])
+        sched.load_state_dict(json.loads(saved["scheduler"]))
+        rng = _generator(tcfg.seed)
+        rng.bit_generator.state = json.loads(saved["rng"])
+        reservoir = ReservoirBuffer.load(folder / saved["reservoir_file"])
+        return cls(net, opt, sched, reservoir, rng, first)
+
+
+def _optimizer(net: PolicyValueNet, tcfg, start: int):
+    """The run's optimizer settings over the average network's own steps."""
+    total = (tcfg.iterations - start + 1) * tcfg.average_policy_steps
+    return make_optimizer(net, tcfg.lr, tcfg.weight_decay, total, tcfg.lr_schedule)

@@ -1,0 +1,153 @@
+"""NFSP's average-policy network (``trainer.average_policy_from``): a reservoir that keeps
+a uniform sample of every position offered, a second network that fits the
+reach-weighted mixture of the policies in it, written as ``average_policy.pt``, kept
+in the checkpoint (a resume is bit-identical), evaluated for exploitability, leaving
+the run's own network unchanged to the bit, and off by default."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import numpy as np
+import pytest
+import torch
+
+from isz import IszError, make_game
+from isz.nn import ModelConfig, build_model, load_checkpoint
+from isz.selfplay.records import Positions
+from isz.training import loop
+from isz.training.average_policy import AveragePolicy
+from isz.training.config import TrainConfig, validate
+from isz.training.logging import read_metrics
+from isz.training.reservoir import ReservoirBuffer
+from tests.training.kuhn_mirror import kuhn_mirror_cfg, train_stopped_after
+
+
+def _rows(ids: np.ndarray, actions: int = 2) -> Positions:
+    """Rows whose tensor is their id (to tell them apart) and a one-hot policy."""
+    n = len(ids)
+    pol = np.zeros((n, actions), np.float32)
+    pol[:, 0] = 1.0
+    return Positions(ids.astype(np.float32)[:, None], np.ones((n, actions), bool), pol,
+                     np.zeros(n, np.int64), np.zeros((n, 2), np.float32))
+
+
+def test_reservoir_fills_in_order_then_keeps_a_uniform_sample(tmp_path):
+    res = ReservoirBuffer(1_000)
+    rng = np.random.default_rng(0)
+    res.add(_rows(np.arange(600)), rng)
+    assert len(res) == 600 and res.total_added == 600
+    assert np.array_equal(res.arrays["tensors"][:600, 0], np.arange(600))
+    sizes = [400, 3_000, 1_000, 15_000]  # 20,000 rows offered in all
+    start = 600
+    for n in sizes:
+        res.add(_rows(start + np.arange(n)), rng)
+        start += n
+    assert len(res) == 1_000 and res.total_added == 20_000
+    kept = res.arrays["tensors"][:, 0].astype(int)
+    assert len(np.unique(kept)) == 1_000  # no row twice
+    # each batch's share of the slots is its share of the rows offered, within 4 SE
+    bounds = np.cumsum([0, 600, *sizes])
+    for lo, hi in zip(bounds[:-1], bounds[1:], strict=True):
+        p = (hi - lo) / 20_000
+        share = np.mean((kept >= lo) & (kept < hi))
+        assert abs(share - p) < 4 * np.sqrt(p * (1 - p) / 1_000), (lo, hi, share)
+    res.save(tmp_path / "r.npz")
+    back = ReservoirBuffer.load(tmp_path / "r.npz")
+    assert back.total_added == 20_000 and len(back) == 1_000
+    assert np.array_equal(back.arrays["tensors"], res.arrays["tensors"])
+
+
+def test_average_network_fits_the_reach_weighted_mixture():
+    """Iteration 1 plays action 0 at a set 300 times, iteration 2 plays action 1 there 100
+    times: the average policy is (0.75, 0.25) there, not the last iterate's (0, 1)."""
+    game = make_game("kuhn_poker")
+    torch.manual_seed(0)
+    net = build_model(game, ModelConfig(width=16, depth=1))
+    cfg = TrainConfig()
+    t = cfg.trainer
+    t.average_policy_steps, t.batch_size, t.lr, t.iterations = 300, 64, 0.01, 2
+    avg = AveragePolicy.start(net, t, 1)
+    state = game.new_initial_state()
+    while state.is_chance_node():
+        state.apply_action(state.chance_outcomes()[0][0])
+    view = state.view(state.current_player())
+    x = view.tensor().reshape(-1).astype(np.float32)
+    mask = np.zeros(game.num_actions, bool)
+    mask[list(view.legal_actions)] = True
+    a0, a1 = view.legal_actions[:2]
+    for n, a in ((300, a0), (100, a1)):
+        pol = np.zeros((n, game.num_actions), np.float32)
+        pol[:, a] = 1.0
+        avg.add(Positions(np.repeat(x[None], n, 0), np.repeat(mask[None], n, 0), pol,
+                          np.zeros(n, np.int64), np.zeros((n, 2), np.float32)))
+    from isz.progress import Progress
+    avg.learn(t, "cpu", Progress("", 0, "", enabled=False))
+    with torch.no_grad():
+        logits, _ = avg.model(torch.from_numpy(x[None]), torch.from_numpy(mask[None]))
+    p = torch.softmax(logits, -1)[0].numpy()
+    assert p[a0] == pytest.approx(0.75, abs=0.05) and p[a1] == pytest.approx(0.25, abs=0.05)
+    assert avg.reservoir.total_added == 400
+
+
+def _cfg(run_dir: Path, iterations: int = 4, start: int = 2) -> TrainConfig:
+    cfg = kuhn_mirror_cfg(run_dir, iterations)
+    cfg.trainer.average_policy_from = start
+    cfg.trainer.average_policy_steps = 8
+    cfg.trainer.average_policy_buffer = 40  # smaller than the rows offered: sampled
+    return cfg
+
+
+def _equal(a: dict, b: dict) -> bool:
+    return a.keys() == b.keys() and all(torch.equal(a[k], b[k]) for k in a)
+
+
+@pytest.mark.parametrize("value,all_hands,message", [
+    (5, False, "trainer.average_policy_from must not be past trainer.iterations"),
+    (2, True, "trainer.average_policy_from needs selfplay.all_hands=false"),
+    (-1, False, "trainer.average_policy_from must be in [0, inf], got -1"),
+])
+def test_bad_average_policy_settings_are_named(tmp_path, value, all_hands, message):
+    cfg = _cfg(tmp_path, start=value)
+    cfg.selfplay.all_hands = all_hands
+    with pytest.raises(IszError, match=re.escape(message)):
+        validate(cfg)
+
+
+def test_average_policy_is_kept_resumed_evaluated_and_leaves_training_alone(tmp_path,
+                                                                            monkeypatch):
+    assert TrainConfig().trainer.average_policy_from == 0  # off by default
+    ref = tmp_path / "ref"
+    cfg = _cfg(ref)
+    cfg.trainer.exploitability_max_histories = 50_000  # Kuhn: the final evaluation is exact
+    loop.train(cfg)
+    ck = ref / "checkpoints"
+    saved = load_checkpoint(ck / "last.pt")["extra"]["average_policy"]
+    avg = load_checkpoint(ck / "average_policy.pt")
+    assert _equal(saved["state"], avg["model"]) and saved["first"] == 2
+    assert avg["extra"]["planner"]["final"] == "mirror"  # load_planner plays as trained
+    assert [p.name for p in ck.glob("reservoir-*.npz")] == [saved["reservoir_file"]]
+    reservoir = ReservoirBuffer.load(ck / saved["reservoir_file"])
+    metrics = read_metrics(ref / "metrics.jsonl")
+    assert "average_policy/offered" not in metrics[0]  # iteration 1: not started
+    assert [m["average_policy/offered"] for m in metrics[1:]] == \
+        sorted(m["average_policy/offered"] for m in metrics[1:])
+    assert reservoir.total_added == metrics[-1]["average_policy/offered"] > 40
+    assert len(reservoir) == 40
+    assert 0 < metrics[-1]["eval/average_policy_exploitability_net"] < 1.0
+    assert 0 < metrics[-1]["eval/average_policy_exploitability"] < 1.0
+    assert not _equal(avg["model"], load_checkpoint(ck / "last.pt")["model"])
+
+    off = tmp_path / "off"  # the run's own network: the same bits without it
+    loop.train(_cfg(off, start=0))
+    assert not (off / "checkpoints" / "average_policy.pt").exists()
+    assert load_checkpoint(off / "checkpoints" / "last.pt")["extra"]["average_policy"] is None
+    assert _equal(load_checkpoint(off / "checkpoints" / "last.pt")["model"],
+                  load_checkpoint(ck / "last.pt")["model"])
+
+    run = tmp_path / "run"  # stopped after iteration 3, resumed: the same average
+    train_stopped_after(monkeypatch, _cfg(run), saves=3)
+    loop.train(_cfg(run))
+    assert _equal(load_checkpoint(run / "checkpoints" / "average_policy.pt")["model"],
+                  avg["model"])
