@@ -174,6 +174,9 @@ TRAINER = Group("trainer", "Learning, evaluation, checkpoints, actors", [
             "policy, in positions (a uniform sample of all positions offered)", lo=1),
     Setting("average_policy_steps", int, 100, "gradient steps of the average policy per "
             "iteration", lo=1),
+    Setting("average_policy_weight", str, "uniform", "weight of iteration t's positions in "
+            "the average policy: uniform (NFSP, fictitious play) or linear (t, as linear CFR: "
+            "the early policies fade)", choices=("uniform", "linear")),
     Setting("continue_from", str, None, "a new run folder starts where another run's last.pt "
             "left off (weights, optimizer, schedule, buffer, counters, RNG); ignored once "
             "this folder has its own last.pt", null="a fresh start"),

@@ -7,7 +7,8 @@ same loss as the run's network (policy cross-entropy to the recorded policy
 target, value MSE to the value target). In self-play the recorded policy target is
 the distribution the move was drawn from (within ``search.temperature_moves``), so
 an information set I enters the reservoir once per visit: iteration t's policy at I
-weighted by how often play reached I under it. The network fitted to that sample
+weighted by how often play reached I under it (times t with
+``trainer.average_policy_weight=linear``). The network fitted to that sample
 is the reach-weighted average of the played policies, the average that fictitious
 play and CFR converge with, where the last iterate may cycle
 (`research.iterate_averages` measures it exactly on a run's iterates).
@@ -61,12 +62,13 @@ class AveragePolicy:
         return cls(net, opt, sched, ReservoirBuffer(tcfg.average_policy_buffer),
                    _generator(tcfg.seed), int(iteration))
 
-    def add(self, pos: Positions) -> None:
-        """Offer ``pos``'s rows that carry a policy target (value-only rows do not)."""
+    def add(self, pos: Positions, iteration: int, weighting: str = "uniform") -> None:
+        """Offer ``pos``'s rows that carry a policy target (value-only rows do not), each
+        weighted 1 (``uniform``) or ``iteration`` (``linear``)."""
         keep = pos.policies.sum(axis=1) > 0
-        self.reservoir.add(Positions(*(getattr(pos, f)[keep] for f in
-                                       ("tensors", "masks", "policies", "players",
-                                        "returns"))), self.rng)
+        rows = Positions(*(getattr(pos, f)[keep] for f in
+                           ("tensors", "masks", "policies", "players", "returns")))
+        self.reservoir.add(rows, self.rng, float(iteration) if weighting == "linear" else 1.0)
 
     def learn(self, tcfg, device, progress: Progress) -> dict[str, float]:
         """``trainer.average_policy_steps`` gradient steps on reservoir batches; the

@@ -56,7 +56,26 @@ def test_reservoir_fills_in_order_then_keeps_a_uniform_sample(tmp_path):
     res.save(tmp_path / "r.npz")
     back = ReservoirBuffer.load(tmp_path / "r.npz")
     assert back.total_added == 20_000 and len(back) == 1_000
+    for f in ("tensors", "keys"):
+        assert np.array_equal(back.arrays[f], res.arrays[f])
+    back.add(_rows(np.arange(50)), np.random.default_rng(1))  # a resumed reservoir goes on
+    res.add(_rows(np.arange(50)), np.random.default_rng(1))
     assert np.array_equal(back.arrays["tensors"], res.arrays["tensors"])
+
+
+def test_weighted_reservoir_keeps_rows_in_proportion_to_their_weight():
+    """Linear weighting: batch t (t = 1..8, 5,000 rows each) weighs t, so it holds a share
+    t / 36 of a reservoir that keeps 1% of the rows (within 4 SE)."""
+    res = ReservoirBuffer(400)
+    rng = np.random.default_rng(3)
+    for t in range(1, 9):
+        res.add(_rows(t * 10_000 + np.arange(5_000)), rng, weight=float(t))
+    kept = res.arrays["tensors"][:, 0].astype(int) // 10_000
+    for t in range(1, 9):
+        p = t / 36
+        assert abs(np.mean(kept == t) - p) < 4 * np.sqrt(p * (1 - p) / 400), t
+    with pytest.raises(IszError, match="weight must be > 0, got 0.0"):
+        res.add(_rows(np.arange(3)), rng, weight=0.0)
 
 
 def test_average_network_fits_the_reach_weighted_mixture():
@@ -81,7 +100,7 @@ def test_average_network_fits_the_reach_weighted_mixture():
         pol = np.zeros((n, game.num_actions), np.float32)
         pol[:, a] = 1.0
         avg.add(Positions(np.repeat(x[None], n, 0), np.repeat(mask[None], n, 0), pol,
-                          np.zeros(n, np.int64), np.zeros((n, 2), np.float32)))
+                          np.zeros(n, np.int64), np.zeros((n, 2), np.float32)), 1)
     from isz.progress import Progress
     avg.learn(t, "cpu", Progress("", 0, "", enabled=False))
     with torch.no_grad():
