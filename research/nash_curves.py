@@ -5,12 +5,13 @@
         --png docs/results/nash/kuhn_nash_curves.png
 
 Each ``--run LABEL=GLOB`` names the run folders of one recipe (one per training
-seed); their ``metrics.jsonl`` give, at every evaluated iteration, the exact
-exploitability of the planner (``eval/exploitability``) and of the raw network
-(``eval/exploitability_net``) against the positions generated so far (searched
-decisions, ``positions``) and the wall seconds of self-play and learning
-(``work_s``; evaluation excluded). Seeds are aligned by iteration: the curve is
-their mean, with the minimum and maximum.
+seed; ``LABEL=GLOB#average_policy`` or ``#average``: the curve of that network the runs
+evaluated, ``eval/average_policy_exploitability`` ...); their ``metrics.jsonl``
+give, at every evaluated iteration, the exact exploitability of the planner
+(``eval/exploitability``) and of the raw network (``eval/exploitability_net``)
+against the positions generated so far (searched decisions, ``positions``) and the
+wall seconds of self-play and learning (``work_s``; evaluation excluded). Seeds are
+aligned by iteration: the curve is their mean, with the minimum and maximum.
 
 CFR (``pyspiel.CFRSolver``, OpenSpiel's C++ vanilla CFR, alternating updates):
 the exploitability of its average policy (and of its current policy, CFR's own
@@ -49,24 +50,31 @@ from isz.training.logging import METRICS, read_metrics
 from isz.types import IszError
 
 KEYS = {"planner": "eval/exploitability", "net": "eval/exploitability_net"}
+PRODUCTS = ("average", "average_policy")  # a run's other evaluated networks (metrics prefix)
 
 
-def run_curves(label: str, pattern: str) -> dict:
+def run_curves(label: str, pattern: str, product: str = "") -> dict:
     """Mean/min/max over the seeds (run folders matching ``pattern``) at every iteration
-    all of them evaluated."""
+    all of them evaluated. ``product``: "" (the run's network), or one of `PRODUCTS`
+    (``average.pt``'s or ``average_policy.pt``'s evaluations, ``eval/<product>_...``)."""
     dirs = sorted(d for d in glob.glob(pattern) if (Path(d) / METRICS).is_file())
     if not dirs:
         raise IszError(f"--run {label}={pattern}: no run folder with a {METRICS}")
+    keys = {who: k.replace("eval/", f"eval/{product}_") if product else k
+            for who, k in KEYS.items()}
     per_seed = []
     for d in dirs:
         rows = {r["iteration"]: r for r in read_metrics(Path(d) / METRICS)
-                if KEYS["planner"] in r}
+                if keys["planner"] in r}
         per_seed.append(rows)
+    if not all(per_seed):
+        raise IszError(f"--run {label}={pattern}: a run has no {keys['planner']!r} in its "
+                       f"{METRICS}")
     its = sorted(set.intersection(*(set(r) for r in per_seed)))
     out = {"label": label, "runs": dirs, "iteration": its}
     for axis in ("positions", "work_s", "games"):
         out[axis] = [float(np.mean([r[i][axis] for r in per_seed])) for i in its]
-    for who, key in KEYS.items():
+    for who, key in keys.items():
         vals = np.array([[r[i].get(key, np.nan) for i in its] for r in per_seed])
         out[who] = {"mean": vals.mean(0).tolist(), "min": vals.min(0).tolist(),
                     "max": vals.max(0).tolist(), "seeds": vals.tolist()}
@@ -224,8 +232,9 @@ def _earlier(path: str, game: str) -> dict:
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--run", action="append", default=[], metavar="LABEL=GLOB",
-                    help="a recipe's run folders (one per training seed)")
+    ap.add_argument("--run", action="append", default=[], metavar="LABEL=GLOB[#PRODUCT]",
+                    help="a recipe's run folders (one per training seed); #average or "
+                    "#average_policy: that network's evaluations instead of the run's")
     ap.add_argument("--include", action="append", default=[], metavar="JSON[#LABEL]",
                     help="add the run curves of an earlier OUTPUT.json (same game); "
                     "#LABEL: only the one with that label")
@@ -255,7 +264,11 @@ def main(argv=None) -> int:
                 if "=" not in spec:
                     raise IszError(f"{flag} {spec!r}: expected LABEL=GLOB")
                 label, pattern = spec.split("=", 1)
-                runs.append(run_curves(label, pattern) if flag == "--run"
+                pattern, _, product = pattern.partition("#")
+                if product and (flag != "--run" or product not in PRODUCTS):
+                    raise IszError(f"{flag} {spec!r}: #{product} is not a product of a run; "
+                                   f"--run takes #{' or #'.join(PRODUCTS)}")
+                runs.append(run_curves(label, pattern, product) if flag == "--run"
                             else average_curve(label, pattern, a.average_from))
         cfr = _earlier(a.cfr_from, a.game)["cfr"] if a.cfr_from \
             else cfr_curve(a.game, a.cfr_iterations)

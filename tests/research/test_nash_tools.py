@@ -95,6 +95,31 @@ def test_table_and_curves_from_run_folders(tmp_path, capsys):
     code, err = _run(capsys, nash_curves, "--run", f"none={tmp_path}/nothing*", "--output",
                      curves)
     assert code == 2 and "no run folder" in err
+    code, err = _run(capsys, nash_curves, "--run", f"avg={tmp_path}/r_s*#average_policy",
+                     "--cfr-iterations", "5", "--output", curves)
+    assert code == 2 and "has no 'eval/average_policy_exploitability'" in err
+    code, err = _run(capsys, nash_curves, "--run", f"avg={tmp_path}/r_s*#best", "--output",
+                     curves)
+    assert code == 2 and "#best is not a product of a run" in err
+
+
+def test_curves_of_a_runs_average_policy(tmp_path, capsys):
+    for seed in (0, 1):
+        _fake_run(tmp_path / f"r_s{seed}", seed)
+        path = tmp_path / f"r_s{seed}" / "metrics.jsonl"
+        rows = [json.loads(x) for x in path.read_text().splitlines()]
+        for r in rows:
+            if "eval/exploitability" in r:
+                r["eval/average_policy_exploitability"] = r["eval/exploitability"] / 2
+                r["eval/average_policy_exploitability_net"] = 0.1 + seed
+        path.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    curves = tmp_path / "curves"
+    code, err = _run(capsys, nash_curves, "--run", f"avg={tmp_path}/r_s*#average_policy",
+                     "--cfr-iterations", "5", "--output", curves)
+    assert code == 0, err
+    run = json.loads(curves.with_suffix(".json").read_text())["runs"][0]
+    assert run["planner"]["mean"] == pytest.approx([0.2025, 0.1025, 0.2 / 3 + 0.0025])
+    assert run["net"]["mean"] == pytest.approx([0.6, 0.6, 0.6])
 
 
 def test_curves_include_an_earlier_json_and_draw_an_averaged_weights_curve(tmp_path, capsys):
