@@ -11,6 +11,8 @@
 #   recipes: the three-seed trainings, the tables, the curves, the ablations, the tabular dynamics
 #   targets: where the Leduc targets' error comes from, leduc_nash_v2 (cut to fit a shared
 #            machine) beside an equal-positions control, the Kuhn planner with common_worlds
+#   nfsp: NFSP's average-policy network on Leduc (leduc_nash_nfsp), the Kuhn planner with
+#         common worlds and step 0.25 on new training and planner seeds
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 source research/reproduce/sections.sh
@@ -279,4 +281,36 @@ with open("docs/results/nash/kuhn_nash_magnet_common_worlds_table.json", "w") as
 PYEOF
 }
 
-run_sections "search first_runs equal_time recipes targets" "$@"
+nfsp() {  # NFSP's average-policy network on Leduc (leduc_nash_nfsp, training seeds 0-2),
+  # its three products over planner seeds 0-4, its curve; then the Kuhn planner with
+  # common worlds on training seeds 3-5 x planner seeds 5-9 (out of the sample it was
+  # chosen on)
+  for s in 0 1 2; do
+    $PY scripts/train.py experiment=leduc_nash_nfsp trainer.seed=$s \
+      experiment.run_dir=runs/leduc_nash_nfsp_s$s logger.progress=false
+  done
+  for ck in last average average_policy; do
+    $PY -m research.nash_table --run "leduc_nash_nfsp $ck=runs/leduc_nash_nfsp_s*" \
+      --checkpoint $ck.pt --output docs/results/nash/leduc_nash_nfsp_${ck}_table.json
+  done
+  $PY -m research.nash_curves --game leduc_poker \
+    --include docs/results/nash/leduc_nash_curves.json \
+    --cfr-from docs/results/nash/leduc_nash_curves.json \
+    --run "leduc_nash_nfsp, last iterate=runs/leduc_nash_nfsp_s*" \
+    --run "leduc_nash_nfsp, weights averaged=runs/leduc_nash_nfsp_s*#average" \
+    --run "leduc_nash_nfsp, NFSP average policy=runs/leduc_nash_nfsp_s*#average_policy" \
+    --output docs/results/nash/leduc_nash_nfsp_curves \
+    --png docs/results/nash/leduc_nash_nfsp_curves.png
+  for s in 3 4 5; do
+    $PY scripts/train.py experiment=kuhn_nash_magnet trainer.seed=$s \
+      experiment.run_dir=runs/kuhn_nash_magnet_s$s logger.progress=false
+  done
+  $PY -m research.nash_table --run "kuhn_nash_magnet s3-5=runs/kuhn_nash_magnet_s[345]" \
+    --planner-seeds 5 6 7 8 9 --output docs/results/nash/kuhn_nash_magnet_s345_table.json
+  $PY -m research.nash_table \
+    --run "kuhn_nash_magnet s3-5, planner common_worlds, step 0.25=runs/kuhn_nash_magnet_s[345]" \
+    --knob common_worlds=true --knob mirror_eta=0.25 --planner-seeds 5 6 7 8 9 \
+    --output docs/results/nash/kuhn_nash_magnet_s345_cw_step025_table.json
+}
+
+run_sections "search first_runs equal_time recipes targets nfsp" "$@"
