@@ -55,7 +55,7 @@ class RunState:
     magnet_iteration: int = 0  # the iteration after which ``magnet`` was taken (0: init)
     average: PolicyValueNet | None = None  # trainer.average_from: the weights' running mean
     average_count: int = 0  # networks in ``average``
-    average_policy: AveragePolicy | None = None  # trainer.average_policy_from: NFSP's
+    average_policy: AveragePolicy | None = None  # trainer.average_policy_from (NFSP)
     # wall seconds over the run's life (resumes included): everything, and self-play
     # plus learning alone (no evaluation), the x axis of exploitability vs work
     seconds: dict = field(default_factory=lambda: {"elapsed": 0.0, "work": 0.0})
