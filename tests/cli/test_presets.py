@@ -69,14 +69,16 @@ def test_a_continued_run_names_its_source_or_fails_in_one_line():
     assert OmegaConf.to_object(cfg).trainer.continue_from == source
 
 
+def _composed(preset: str) -> dict:
+    """A preset's whole config as a plain dict (its name blanked out)."""
+    return OmegaConf.to_container(
+        compose(conf_dir(), "train", [f"experiment={preset}", "experiment.name=x"]),
+        resolve=True)
+
+
 def test_leduc_nash_v2_is_leduc_nash_average_with_the_target_fixes():
     """leduc_nash_v2 changes only the targets' settings and the iteration's size."""
-    def composed(preset):
-        return OmegaConf.to_container(
-            compose(conf_dir(), "train", [f"experiment={preset}", "experiment.name=x"]),
-            resolve=True)
-
-    base, v2 = composed("leduc_nash_average"), composed("leduc_nash_v2")
+    base, v2 = _composed("leduc_nash_average"), _composed("leduc_nash_v2")
     assert v2["search"] == {**base["search"], "common_worlds": True}
     assert v2["selfplay"] == {**base["selfplay"], "all_hands": True,
                               "games_per_iteration": 1024}
@@ -89,12 +91,7 @@ def test_leduc_nash_v2_is_leduc_nash_average_with_the_target_fixes():
 
 def test_leduc_nash_nfsp_is_leduc_nash_average_with_the_average_policy():
     """leduc_nash_nfsp adds only NFSP's average-policy network (from iteration 10)."""
-    def composed(preset):
-        return OmegaConf.to_container(
-            compose(conf_dir(), "train", [f"experiment={preset}", "experiment.name=x"]),
-            resolve=True)
-
-    base, nfsp = composed("leduc_nash_average"), composed("leduc_nash_nfsp")
+    base, nfsp = _composed("leduc_nash_average"), _composed("leduc_nash_nfsp")
     assert base["trainer"]["average_policy_from"] == 0
     assert nfsp["trainer"] == {**base["trainer"], "average_policy_from": 10}
     assert {k: v for k, v in nfsp.items() if k != "trainer"} == \
