@@ -281,24 +281,33 @@ with open("docs/results/nash/kuhn_nash_magnet_common_worlds_table.json", "w") as
 PYEOF
 }
 
-nfsp() {  # NFSP's average-policy network on Leduc (leduc_nash_nfsp, training seeds 0-2),
-  # its three products over planner seeds 0-4, its curve; then the Kuhn planner with
+nfsp() {  # NFSP's average-policy network on Leduc (training seeds 0-2): the preset
+  # (leduc_nash_nfsp, iteration t weighted t) and the uniform weighting (the earlier
+  # figures were made at commit 186e603, whose reservoir drew its rows by algorithm R),
+  # their products over planner seeds 0-4, the curves; then the Kuhn planner with
   # common worlds on training seeds 3-5 x planner seeds 5-9 (out of the sample it was
   # chosen on)
   for s in 0 1 2; do
     $PY scripts/train.py experiment=leduc_nash_nfsp trainer.seed=$s \
-      experiment.run_dir=runs/leduc_nash_nfsp_s$s logger.progress=false
+      experiment.run_dir=runs/leduc_nash_nfsp_linear_s$s logger.progress=false
+    $PY scripts/train.py experiment=leduc_nash_nfsp trainer.average_policy_weight=uniform \
+      trainer.seed=$s experiment.run_dir=runs/leduc_nash_nfsp_s$s logger.progress=false
   done
   for ck in last average average_policy; do
     $PY -m research.nash_table --run "leduc_nash_nfsp $ck=runs/leduc_nash_nfsp_s*" \
       --checkpoint $ck.pt --output docs/results/nash/leduc_nash_nfsp_${ck}_table.json
   done
+  $PY -m research.nash_table \
+    --run "leduc_nash_nfsp linear average_policy=runs/leduc_nash_nfsp_linear_s*" \
+    --checkpoint average_policy.pt \
+    --output docs/results/nash/leduc_nash_nfsp_linear_average_policy_table.json
   $PY -m research.nash_curves --game leduc_poker \
     --include docs/results/nash/leduc_nash_curves.json \
     --cfr-from docs/results/nash/leduc_nash_curves.json \
-    --run "leduc_nash_nfsp, last iterate=runs/leduc_nash_nfsp_s*" \
-    --run "leduc_nash_nfsp, weights averaged=runs/leduc_nash_nfsp_s*#average" \
-    --run "leduc_nash_nfsp, NFSP average policy=runs/leduc_nash_nfsp_s*#average_policy" \
+    --run "nfsp: last iterate=runs/leduc_nash_nfsp_s*" \
+    --run "nfsp: weights averaged=runs/leduc_nash_nfsp_s*#average" \
+    --run "nfsp: average policy, uniform=runs/leduc_nash_nfsp_s*#average_policy" \
+    --run "nfsp: average policy, linear=runs/leduc_nash_nfsp_linear_s*#average_policy" \
     --output docs/results/nash/leduc_nash_nfsp_curves \
     --png docs/results/nash/leduc_nash_nfsp_curves.png
   for s in 3 4 5; do
