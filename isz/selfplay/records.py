@@ -28,6 +28,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+FIELDS = ("tensors", "masks", "policies", "players", "returns")  # of `Positions`, in order
+
 
 @dataclass
 class Positions:
@@ -50,8 +52,11 @@ class Positions:
 
     @staticmethod
     def concat(parts: list[Positions]) -> Positions:
-        return Positions(*(np.concatenate([getattr(p, f) for p in parts])
-                           for f in ("tensors", "masks", "policies", "players", "returns")))
+        return Positions(*(np.concatenate([getattr(p, f) for p in parts]) for f in FIELDS))
+
+    def take(self, idx: np.ndarray) -> Positions:
+        """The rows ``idx`` (int indices or a bool mask over the N rows)."""
+        return Positions(*(getattr(self, f)[idx] for f in FIELDS))
 
 
 @dataclass

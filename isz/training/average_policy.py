@@ -32,10 +32,10 @@ import torch
 from isz.nn.model import ModelConfig, PolicyValueNet, build_model
 from isz.progress import Progress
 from isz.selfplay.records import Positions
-from isz.training.learner import make_optimizer, train_step
+from isz.training.learner import make_optimizer, train_steps
 from isz.training.reservoir import ReservoirBuffer
 
-_SALT = 0xA7E2  # the generator's stream, apart from the run's own (seed_from style)
+_SALT = 0xA7E2  # its generator's stream, apart from the run's own
 FILE = "average_policy.pt"
 
 
@@ -65,23 +65,16 @@ class AveragePolicy:
     def add(self, pos: Positions, iteration: int, weighting: str = "uniform") -> None:
         """Offer ``pos``'s rows that carry a policy target (value-only rows do not), each
         weighted 1 (``uniform``) or ``iteration`` (``linear``)."""
-        keep = pos.policies.sum(axis=1) > 0
-        rows = Positions(*(getattr(pos, f)[keep] for f in
-                           ("tensors", "masks", "policies", "players", "returns")))
+        rows = pos.take(pos.policies.sum(axis=1) > 0)
         self.reservoir.add(rows, self.rng, float(iteration) if weighting == "linear" else 1.0)
 
     def learn(self, tcfg, device, progress: Progress) -> dict[str, float]:
         """``trainer.average_policy_steps`` gradient steps on reservoir batches; the
         mean losses as ``average_policy/<term>``."""
-        sums: dict[str, float] = {}
-        for _ in range(tcfg.average_policy_steps):
-            batch = self.reservoir.sample(tcfg.batch_size, self.rng)
-            for k, v in train_step(self.model, self.optimizer, self.scheduler, batch, device,
-                                   tcfg.value_weight,
-                                   other_weight=tcfg.value_other_weight).items():
-                sums[k] = sums.get(k, 0.0) + v
-            progress.update()
-        out = {f"average_policy/{k}": v / tcfg.average_policy_steps for k, v in sums.items()}
+        means = train_steps(self.model, self.optimizer, self.scheduler,
+                            lambda: self.reservoir.sample(tcfg.batch_size, self.rng),
+                            tcfg.average_policy_steps, device, tcfg, progress)
+        out = {f"average_policy/{k}": v for k, v in means.items()}
         out["average_policy/reservoir_size"] = float(len(self.reservoir))
         out["average_policy/offered"] = float(self.reservoir.total_added)
         return out

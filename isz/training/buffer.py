@@ -11,10 +11,9 @@ from pathlib import Path
 import numpy as np
 
 from isz.fs import write_atomic
+from isz.selfplay.records import FIELDS as _FIELDS
 from isz.selfplay.records import Positions
 from isz.types import IszError
-
-_FIELDS = ("tensors", "masks", "policies", "players", "returns")
 
 
 class ReplayBuffer:
@@ -30,11 +29,15 @@ class ReplayBuffer:
     def __len__(self) -> int:
         return self.size
 
-    def add(self, pos: Positions) -> None:
+    def _allocate(self, pos: Positions) -> None:
+        """The arrays, shaped after ``pos``'s rows, on the first insert."""
         if not self.arrays:
             for f in _FIELDS:
                 a = getattr(pos, f)
                 self.arrays[f] = np.zeros((self.capacity, *a.shape[1:]), dtype=a.dtype)
+
+    def add(self, pos: Positions) -> None:
+        self._allocate(pos)
         n = len(pos)
         keep = min(n, self.capacity)  # more than fits: only the newest survive
         idx = (self.next + n - keep + np.arange(keep)) % self.capacity

@@ -95,6 +95,19 @@ def train_step(model, opt, sched, batch: Positions, device, value_weight: float,
     return {k: float(t.detach()) for k, t in terms.items()} | {"grad_norm": float(gn)}
 
 
+def train_steps(model, opt, sched, draw, steps: int, device, tcfg,
+                progress) -> dict[str, float]:
+    """``steps`` of `train_step` on batches ``draw()`` (a `Positions` each) with the
+    run's value weights (``trainer`` config ``tcfg``); each loss term's mean over them."""
+    sums: dict[str, float] = {}
+    for _ in range(steps):
+        for k, v in train_step(model, opt, sched, draw(), device, tcfg.value_weight,
+                               other_weight=tcfg.value_other_weight).items():
+            sums[k] = sums.get(k, 0.0) + v
+        progress.update()
+    return {k: v / steps for k, v in sums.items()}
+
+
 @torch.no_grad()
 def value_diagnostics(model: PolicyValueNet, pos: Positions, final_returns, device,
                       batch: int = 4096) -> dict[str, float]:

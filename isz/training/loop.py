@@ -38,7 +38,7 @@ from isz.training import run_state
 from isz.training.average_policy import AveragePolicy
 from isz.training.config import TrainConfig, belief_policy, belief_spec, validate
 from isz.training.evaluation import evaluate, exploitability_of, planner_knobs
-from isz.training.learner import train_step, value_diagnostics
+from isz.training.learner import train_steps, value_diagnostics
 from isz.training.logging import RunLogger
 from isz.training.source import open_source
 
@@ -71,17 +71,12 @@ def selfplay_cfg_at(cfg: TrainConfig, sp_cfg: SelfPlayConfig, it: int) -> SelfPl
 
 def _learn(st, cfg: TrainConfig, device, progress: Progress) -> dict[str, float]:
     t = cfg.trainer
-    sums: dict[str, float] = {}
     t0 = time.perf_counter()
-    for _ in range(t.steps_per_iteration):
-        batch = st.buffer.sample(t.batch_size, st.rng)
-        for k, v in train_step(st.model, st.optimizer, st.scheduler, batch, device,
-                               t.value_weight, other_weight=t.value_other_weight).items():
-            sums[k] = sums.get(k, 0.0) + v
-        st.counters["steps"] += 1
-        progress.update()
     n = t.steps_per_iteration
-    out = {f"loss/{k}": v / n for k, v in sums.items()}
+    means = train_steps(st.model, st.optimizer, st.scheduler,
+                        lambda: st.buffer.sample(t.batch_size, st.rng), n, device, t, progress)
+    st.counters["steps"] += n
+    out = {f"loss/{k}": v for k, v in means.items()}
     out["perf/train_steps_per_s"] = n / max(time.perf_counter() - t0, 1e-9)
     out["perf/learner_samples_per_s"] = out["perf/train_steps_per_s"] * t.batch_size
     out["loss/lr"] = st.scheduler.get_last_lr()[0]

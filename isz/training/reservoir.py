@@ -18,8 +18,8 @@ from pathlib import Path
 
 import numpy as np
 
-from isz.selfplay.records import Positions
-from isz.training.buffer import _FIELDS, ReplayBuffer
+from isz.selfplay.records import FIELDS, Positions
+from isz.training.buffer import ReplayBuffer
 from isz.types import IszError
 
 
@@ -34,9 +34,7 @@ class ReservoirBuffer(ReplayBuffer):
         if not weight > 0:
             raise IszError(f"a reservoir row's weight must be > 0, got {weight}")
         if not self.arrays:
-            for f in _FIELDS:
-                a = getattr(pos, f)
-                self.arrays[f] = np.zeros((self.capacity, *a.shape[1:]), dtype=a.dtype)
+            self._allocate(pos)
             self.arrays["keys"] = np.full(self.capacity, -np.inf)
         n, size, cap = len(pos), self.size, self.capacity
         new = np.log(rng.random(n)) / weight
@@ -47,7 +45,7 @@ class ReservoirBuffer(ReplayBuffer):
             top = np.argpartition(keys, len(keys) - cap)[len(keys) - cap:]
             rows = np.sort(top[top >= size] - size)
             slots = np.setdiff1d(np.arange(cap), top[top < size])  # as many as rows
-        for f in _FIELDS:
+        for f in FIELDS:
             self.arrays[f][slots] = getattr(pos, f)[rows]
         self.arrays["keys"][slots] = new[rows]
         self.total_added += n

@@ -177,7 +177,9 @@ def test_disk_full_while_saving_is_one_line(tmp_path, monkeypatch, capsys):
 def test_nan_loss_stops_with_last_good_checkpoint(tmp_path, monkeypatch):
     cfg = _tiny_cfg(tmp_path / "run")
     cfg.trainer.iterations = 3
-    real = loop.train_step
+    from isz.training import learner
+
+    real = learner.train_step  # what the loop's train_steps calls
     calls = {"n": 0}
 
     def poisoned(model, opt, sched, batch, device, value_weight, **kw):
@@ -186,7 +188,7 @@ def test_nan_loss_stops_with_last_good_checkpoint(tmp_path, monkeypatch):
             batch.returns[:] = float("nan")
         return real(model, opt, sched, batch, device, value_weight, **kw)
 
-    monkeypatch.setattr(loop, "train_step", poisoned)
+    monkeypatch.setattr(learner, "train_step", poisoned)
     with pytest.raises(TrainingDiverged, match="loss became nan"):
         loop.train(cfg)
     assert _weights(tmp_path / "run")["counters"]["iteration"] == 1
