@@ -11,8 +11,9 @@
 #   recipes: the three-seed trainings, the tables, the curves, the ablations, the tabular dynamics
 #   targets: where the Leduc targets' error comes from, leduc_nash_v2 (cut to fit a shared
 #            machine) beside an equal-positions control, the Kuhn planner with common_worlds
-#   nfsp: NFSP's average-policy network on Leduc (leduc_nash_nfsp), the Kuhn planner with
-#         common worlds and step 0.25 on new training and planner seeds
+#   nfsp: NFSP's average-policy network on Leduc (leduc_nash_nfsp at 100 iterations), the
+#         Kuhn planner with common worlds and step 0.25 on new training and planner seeds
+#   nfsp_long: leduc_nash_nfsp as it is (250 iterations), its tables and curve
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 source research/reproduce/sections.sh
@@ -287,11 +288,13 @@ nfsp() {  # NFSP's average-policy network on Leduc (training seeds 0-2): the pre
   # their products over planner seeds 0-4, the curves; then the Kuhn planner with
   # common worlds on training seeds 3-5 x planner seeds 5-9 (out of the sample it was
   # chosen on)
+  hundred="trainer.iterations=100 trainer.eval_every=20"  # the preset's first length
   for s in 0 1 2; do
-    $PY scripts/train.py experiment=leduc_nash_nfsp trainer.seed=$s \
+    $PY scripts/train.py experiment=leduc_nash_nfsp $hundred trainer.seed=$s \
       experiment.run_dir=runs/leduc_nash_nfsp_linear_s$s logger.progress=false
-    $PY scripts/train.py experiment=leduc_nash_nfsp trainer.average_policy_weight=uniform \
-      trainer.seed=$s experiment.run_dir=runs/leduc_nash_nfsp_s$s logger.progress=false
+    $PY scripts/train.py experiment=leduc_nash_nfsp $hundred \
+      trainer.average_policy_weight=uniform trainer.seed=$s \
+      experiment.run_dir=runs/leduc_nash_nfsp_s$s logger.progress=false
   done
   for ck in last average average_policy; do
     $PY -m research.nash_table --run "leduc_nash_nfsp $ck=runs/leduc_nash_nfsp_s*" \
@@ -322,4 +325,26 @@ nfsp() {  # NFSP's average-policy network on Leduc (training seeds 0-2): the pre
     --output docs/results/nash/kuhn_nash_magnet_s345_cw_step025_table.json
 }
 
-run_sections "search first_runs equal_time recipes targets nfsp" "$@"
+nfsp_long() {  # the preset as it is (250 iterations), training seeds 0-2: its three
+  # products over planner seeds 0-4 and seed 0's curve beside the 100-iteration runs
+  for s in 0 1 2; do
+    $PY scripts/train.py experiment=leduc_nash_nfsp trainer.seed=$s \
+      experiment.run_dir=runs/leduc_nash_nfsp_long_s$s logger.progress=false
+  done
+  for ck in last average average_policy; do
+    $PY -m research.nash_table --run "leduc_nash_nfsp 250 it $ck=runs/leduc_nash_nfsp_long_s*" \
+      --checkpoint $ck.pt --output docs/results/nash/leduc_nash_nfsp_250_${ck}_table.json
+  done
+  j=docs/results/nash/leduc_nash_nfsp_curves.json
+  $PY -m research.nash_curves --game leduc_poker \
+    --include "$j#leduc_nash_magnet" --include "$j#nfsp: weights averaged" \
+    --include "$j#nfsp: average policy, linear" \
+    --cfr-from docs/results/nash/leduc_nash_curves.json \
+    --run "nfsp 250 it (seed 0): last iterate=runs/leduc_nash_nfsp_long_s0" \
+    --run "nfsp 250 it (seed 0): weights averaged=runs/leduc_nash_nfsp_long_s0#average" \
+    --run "nfsp 250 it (seed 0): average policy=runs/leduc_nash_nfsp_long_s0#average_policy" \
+    --output docs/results/nash/leduc_nash_nfsp_250_curves \
+    --png docs/results/nash/leduc_nash_nfsp_250_curves.png
+}
+
+run_sections "search first_runs equal_time recipes targets nfsp nfsp_long" "$@"

@@ -90,10 +90,11 @@ def test_leduc_nash_v2_is_leduc_nash_average_with_the_target_fixes():
 
 
 def test_leduc_nash_nfsp_is_leduc_nash_average_with_the_average_policy():
-    """leduc_nash_nfsp adds only NFSP's average-policy network (from iteration 10, linear)."""
+    """leduc_nash_nfsp adds NFSP's average-policy network (from 10, linear) and runs 250 iterations."""
     base, nfsp = _composed("leduc_nash_average"), _composed("leduc_nash_nfsp")
     assert base["trainer"]["average_policy_from"] == 0
     assert nfsp["trainer"] == {**base["trainer"], "average_policy_from": 10,
-                               "average_policy_weight": "linear"}
+                               "average_policy_weight": "linear",
+                               "iterations": 250, "eval_every": 25}
     assert {k: v for k, v in nfsp.items() if k != "trainer"} == \
         {k: v for k, v in base.items() if k != "trainer"}
