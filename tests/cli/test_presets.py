@@ -90,7 +90,7 @@ def test_leduc_nash_v2_is_leduc_nash_average_with_the_target_fixes():
 
 
 def test_leduc_nash_nfsp_is_leduc_nash_average_with_the_average_policy():
-    """leduc_nash_nfsp adds NFSP's average-policy network (from 10, linear) and runs 250 iterations."""
+    """leduc_nash_nfsp adds NFSP's average-policy network (from 10, linear), runs 250 its."""
     base, nfsp = _composed("leduc_nash_average"), _composed("leduc_nash_nfsp")
     assert base["trainer"]["average_policy_from"] == 0
     assert nfsp["trainer"] == {**base["trainer"], "average_policy_from": 10,
