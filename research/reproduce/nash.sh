@@ -282,6 +282,14 @@ with open("docs/results/nash/kuhn_nash_magnet_common_worlds_table.json", "w") as
 PYEOF
 }
 
+products() {  # products LABEL GLOB NAME: a recipe's last.pt, average.pt and
+  # average_policy.pt over planner seeds 0-4 -> docs/results/nash/NAME_{product}_table.json
+  for ck in last average average_policy; do
+    $PY -m research.nash_table --run "$1 $ck=$2" --checkpoint $ck.pt \
+      --output docs/results/nash/$3_${ck}_table.json
+  done
+}
+
 nfsp() {  # NFSP's average-policy network on Leduc (training seeds 0-2): the preset
   # (leduc_nash_nfsp, iteration t weighted t) and the uniform weighting (the earlier
   # figures were made at commit 186e603, whose reservoir drew its rows by algorithm R),
@@ -296,10 +304,7 @@ nfsp() {  # NFSP's average-policy network on Leduc (training seeds 0-2): the pre
       trainer.average_policy_weight=uniform trainer.seed=$s \
       experiment.run_dir=runs/leduc_nash_nfsp_s$s logger.progress=false
   done
-  for ck in last average average_policy; do
-    $PY -m research.nash_table --run "leduc_nash_nfsp $ck=runs/leduc_nash_nfsp_s*" \
-      --checkpoint $ck.pt --output docs/results/nash/leduc_nash_nfsp_${ck}_table.json
-  done
+  products "leduc_nash_nfsp" "runs/leduc_nash_nfsp_s*" leduc_nash_nfsp
   $PY -m research.nash_table \
     --run "leduc_nash_nfsp linear average_policy=runs/leduc_nash_nfsp_linear_s*" \
     --checkpoint average_policy.pt \
@@ -331,10 +336,7 @@ nfsp_long() {  # the preset as it is (250 iterations), training seeds 0-2: its t
     $PY scripts/train.py experiment=leduc_nash_nfsp trainer.seed=$s \
       experiment.run_dir=runs/leduc_nash_nfsp_long_s$s logger.progress=false
   done
-  for ck in last average average_policy; do
-    $PY -m research.nash_table --run "leduc_nash_nfsp 250 it $ck=runs/leduc_nash_nfsp_long_s*" \
-      --checkpoint $ck.pt --output docs/results/nash/leduc_nash_nfsp_250_${ck}_table.json
-  done
+  products "leduc_nash_nfsp 250 it" "runs/leduc_nash_nfsp_long_s*" leduc_nash_nfsp_250
   j=docs/results/nash/leduc_nash_nfsp_curves.json
   $PY -m research.nash_curves --game leduc_poker \
     --include "$j#leduc_nash_magnet" --include "$j#nfsp: weights averaged" \
