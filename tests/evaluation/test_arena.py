@@ -353,3 +353,13 @@ def test_cheating_agent_gets_no_hook_call():
     match(game, [CheatRecorder(game), *randoms(game, 2)], deals=2, seed=0, progress=False,
           on_decision=lambda state, seat, view, agent: calls.append(agent.name))
     assert calls and "cheat_recorder" not in calls
+
+
+def test_progress_names_the_preset_not_its_family(monkeypatch, capsys):
+    """An Oh Hell match's progress lines say oh_hell (its preset), not tricks (its family)."""
+    monkeypatch.setenv("ISZ_PROGRESS_EVERY_S", "0")
+    game = isz.make_game("oh_hell")
+    agents = [isz.make_agent("random", game) for _ in range(3)]
+    match(game, agents, deals=2, seed=0, progress=True)
+    lines = capsys.readouterr().err.splitlines()
+    assert lines and all(line.startswith("oh_hell: ") for line in lines), lines
