@@ -240,7 +240,7 @@ recipe_seed1() {  # training seed 1 on an idle machine: wall time, matches, ladd
 }
 
 recipe_seed2() {  # the preset as it is, training seed 2, on an idle machine (run alone):
-  # wall time with a cold kernel cache, the match, the value ablation, the ladder
+  # wall time with a cold kernel cache, the match, the value ablation, the ladder, 0.2 s
   r=runs/oh_hell_s2
   d=docs/results/oh_hell
   time ISZ_CACHE_DIR=$(mktemp -d) $PY scripts/train.py experiment=oh_hell trainer.seed=2 \
@@ -255,6 +255,10 @@ recipe_seed2() {  # the preset as it is, training seed 2, on an idle machine (ru
   $PY scripts/ladder.py $r --checkpoints gen --baselines so_ismcts --older 0 --time 0.02 \
     --deals 100 --seed 1 --workers 2 --quiet
   cp $r/ladder/ladder.json $d/recipe_s2_ladder.json; cp $r/ladder/ladder.png $d/recipe_s2_ladder.png
+  # 0.2 s a move (the checkpoint of a retraining at commit 2e6511a)
+  $PY scripts/evaluate.py checkpoint=$ck "agents=[planner,so_ismcts,so_ismcts]" \
+    knobs.so_ismcts.belief=voids time_per_move=0.2 deals=400 seed=15 workers=2 \
+    progress=false output=$d/recipe_s2_vs_two_so_ismcts_t0.2_idle.json
 }
 
 run_sections "plain q_targets expand_after teacher variants beliefs puct_rollouts recipe recipe_seed1 recipe_seed2" "$@"
