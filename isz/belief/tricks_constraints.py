@@ -38,8 +38,7 @@ def check_tricks(who: str, game: Game) -> None:
     """`IszError` naming ``who``, the game and the supported ones unless it is a tricks
     game (``who``: e.g. "belief 'voids'")."""
     if game.name != "tricks":
-        label = getattr(game, "preset", game.name)
-        raise IszError(f"{who} does not support game {label!r}; "
+        raise IszError(f"{who} does not support game {game.label!r}; "
                        f"supported: {', '.join(SUPPORTED)}")
 
 

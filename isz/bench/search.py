@@ -46,9 +46,7 @@ PLANNER_POSITIONS = {"oh_hell": "first card play"}
 
 def planner_position(game: Game, seed: int = 0):
     """The view of the bench position of ``game`` (first card play in Oh Hell)."""
-    state = position(game, PLANNER_POSITIONS.get(getattr(game, "preset", None) or game.name,
-                                                   "first decision"),
-                     seed)
+    state = position(game, PLANNER_POSITIONS.get(game.label, "first decision"), seed)
     return state.view(state.current_player())
 
 

@@ -71,7 +71,7 @@ def match(game: Game, agents: Sequence[Agent], deals: int, seed: int, workers: i
     warm_up(game, agents, seed)
     start = time.perf_counter()
     outcomes: dict[int, DealOutcome] = {}
-    with _ticker(game_label(game), deals, progress) as tick:
+    with _ticker(game.label, deals, progress) as tick:
         def done(deal: int, out: DealOutcome) -> None:
             outcomes[deal] = out
             tick(1)
@@ -111,7 +111,7 @@ def play_match(spec: MatchSpec, backend=None, *, journal: str | Path | None = No
     resumed = len(outcomes)
     todo = [d for d in range(spec.deals) if d not in outcomes]
     try:
-        with _ticker(game_label(game), spec.deals, progress) as tick:
+        with _ticker(game.label, spec.deals, progress) as tick:
             if resumed:
                 tick(resumed)
 
@@ -151,11 +151,6 @@ def make_backend(kind: str = "local", workers: int | None = None, ray=None):
     except ImportError as e:
         raise IszError(f"backend=ray needs Ray ({e}); pip install 'ray>=2.9'") from e
     return RayMatches(ray, workers=workers)
-
-
-def game_label(game: Game) -> str:
-    """The name a user gave the game: its preset ("oh_hell"), else its family ("tricks")."""
-    return getattr(game, "preset", None) or game.name
 
 
 @contextlib.contextmanager

@@ -107,7 +107,7 @@ class MatchResult:
             for i in range(n))
         games = deals * rotations
         info = dict(game.spec)
-        if getattr(game, "preset", None):
+        if game.preset:
             info["preset"] = game.preset
         played = (deals - resumed) * rotations
         return cls(game=info, agents=agents, deals=deals, rotations=rotations,

@@ -168,9 +168,12 @@ class Game:
         utility_scale: ``returns() * utility_scale`` is the game's natural
             utility (chips in poker); 1 where returns are already natural.
         kernel, kparams: compiled rules and their int64 configuration array.
+        preset: the registry preset this instance is ("oh_hell"; set by `make_game`),
+            else None.
     """
 
     name: ClassVar[str] = "?"
+    preset: str | None = None
     PARAMS: ClassVar[dict[str, Any]] = {}
 
     num_players: int
@@ -199,6 +202,11 @@ class Game:
     def spec(self) -> dict:
         """JSON-able identity: what a checkpoint records to refuse another game."""
         return {"name": self.name, "params": dict(self.params)}
+
+    @property
+    def label(self) -> str:
+        """The name a user gives this game: its preset ("oh_hell"), else its name ("tricks")."""
+        return self.preset or self.name
 
     def new_initial_state(self) -> State:
         return State(self, self.initial_data())

@@ -43,7 +43,7 @@ class LeducTwin(_SameHistoryTwin):
 
 
 def _named(name: str):
-    return lambda game: game.name == name and getattr(game, "preset", None) is None
+    return lambda game: game.name == name and game.preset is None
 
 
 def _make(cls, name: str):
