@@ -1,7 +1,7 @@
 """Exact exploitability of a run's last iterate and of averages of its iterates.
 
     python -m research.iterate_averages runs/leduc_nash_magnet_s* --from 30 50 \\
-        --output docs/results/nash/leduc_iterate_averages.json
+        [--powers 0.5 1] --output docs/results/nash/leduc_iterate_averages.json
 
 For each run folder (numbered checkpoints of every iteration, as with
 ``trainer.checkpoint_every=1``) and each first iteration S, the raw networks'
@@ -12,7 +12,10 @@ reach of the information set: the average policy that fictitious play, CFR and
 NFSP's average network stand for), ``logit`` (the mean of the log-policies,
 renormalised), and ``weights`` (the network with the mean of the iterates'
 weights, `isz.nn.average`: what ``trainer.average_from=S`` keeps). The first
-two need the game tree and are diagnostics; the third is what a run can use.
+two need the game tree and are diagnostics; the third is what a run can use. With
+``--powers a ...`` also ``reach t^a``: iterate t's reach times t^a, as
+``trainer.average_policy_weight`` weighs the reservoir's rows (``sqrt``: a = 0.5,
+``linear``: a = 1).
 """
 
 from __future__ import annotations
@@ -40,13 +43,13 @@ def network_policies(model, views, game) -> np.ndarray:
         return torch.softmax(logits.double(), dim=-1).numpy()
 
 
-def run_averages(run: Path, starts: list[int]) -> dict:
-    """{"last": e, "by_start": {S: {"reach", "logit", "weights"}}} for one run."""
+def run_averages(run: Path, starts: list[int], powers: tuple[float, ...] = ()) -> dict:
+    """{"last": e, "by_start": {S: {"reach", "logit", "weights", "reach t^a" for each
+    power a}}} for one run."""
     from isz.evaluation.exploitability import exploitability, game_tree
     from isz.nn.average import accumulate
     from isz.nn.checkpoint import checkpoint_game, load_checkpoint, load_model
     from research.average_checkpoints import numbered
-    from research.mirror_dynamics import own_reach
 
     ck = Path(run) / "checkpoints"
     found = numbered(ck)
@@ -70,28 +73,44 @@ def run_averages(run: Path, starts: list[int]) -> dict:
     out = {"run": str(run), "last_iteration": last_it, "last": exploit(policies[last_it]),
            "by_start": {}}
     for s in starts:
-        num, den, logs, avg = 0.0, 0.0, 0.0, None
-        for n, i in enumerate(range(s, last_it + 1), start=1):
-            w = own_reach(tree, policies[i])
-            num = num + w[:, None] * policies[i]
-            den = den + w
+        its = range(s, last_it + 1)
+        logs, avg = 0.0, None
+        for n, i in enumerate(its, start=1):
             logs = logs + np.log(np.maximum(policies[i], 1e-300))
             avg = accumulate(avg, models[i], n)
-        reach = num / np.maximum(den, 1e-300)[:, None]
         legal = policies[last_it] > 0
-        reach = np.where(den[:, None] > 0, reach, legal / legal.sum(axis=1, keepdims=True))
-        z = np.where(legal, logs / n, -np.inf)
+        z = np.where(legal, logs / len(its), -np.inf)
         logit = np.exp(z - z.max(axis=1, keepdims=True))
         logit /= logit.sum(axis=1, keepdims=True)
-        out["by_start"][str(s)] = {"reach": exploit(reach), "logit": exploit(logit),
-                                   "weights": exploit(network_policies(avg, tree.views, game))}
+        row = {"reach": exploit(_reach_average(tree, policies, its, 0.0, legal)),
+               "logit": exploit(logit),
+               "weights": exploit(network_policies(avg, tree.views, game))}
+        for a in powers:
+            row[f"reach t^{a:g}"] = exploit(_reach_average(tree, policies, its, a, legal))
+        out["by_start"][str(s)] = row
     return out
+
+
+def _reach_average(tree, policies: dict, its, power: float, legal: np.ndarray) -> np.ndarray:
+    """probs[I, a]: the iterates' policies at I, iterate t weighted by t^power times its
+    own reach of I (uniform over legal moves where none reaches I)."""
+    from research.mirror_dynamics import own_reach
+
+    num, den = 0.0, 0.0
+    for i in its:
+        w = float(i) ** power * own_reach(tree, policies[i])
+        num = num + w[:, None] * policies[i]
+        den = den + w
+    avg = num / np.maximum(den, 1e-300)[:, None]
+    return np.where(den[:, None] > 0, avg, legal / legal.sum(axis=1, keepdims=True))
 
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("runs", nargs="+")
     ap.add_argument("--from", dest="starts", type=int, nargs="+", required=True)
+    ap.add_argument("--powers", type=float, nargs="+", default=[],
+                    help="also the reach average with iterate t weighted t^a")
     ap.add_argument("--output")
     a = ap.parse_args(argv)
     rows = []
@@ -99,17 +118,18 @@ def main(argv=None) -> int:
         if min(a.starts) < 1:
             raise IszError(f"--from values must be >= 1, got {a.starts}")
         for run in a.runs:
-            r = run_averages(Path(run), a.starts)
+            r = run_averages(Path(run), a.starts, tuple(a.powers))
             rows.append(r)
             print(f"{run}: last {r['last']:.4f} " + " ".join(
-                f"from {s}: reach {v['reach']:.4f} logit {v['logit']:.4f} "
-                f"weights {v['weights']:.4f}" for s, v in r["by_start"].items()), flush=True)
+                f"from {s}: " + " ".join(f"{k} {e:.4f}" for k, e in v.items())
+                for s, v in r["by_start"].items()), flush=True)
     except IszError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
     if a.output:
         Path(a.output).parent.mkdir(parents=True, exist_ok=True)
-        Path(a.output).write_text(json.dumps({"starts": a.starts, "runs": rows}, indent=1))
+        Path(a.output).write_text(json.dumps({"starts": a.starts, "powers": a.powers,
+                                              "runs": rows}, indent=1))
     return 0
 
 

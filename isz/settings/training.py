@@ -175,8 +175,8 @@ TRAINER = Group("trainer", "Learning, evaluation, checkpoints, actors", [
     Setting("average_policy_steps", int, 100, "gradient steps of the average policy per "
             "iteration", lo=1),
     Setting("average_policy_weight", str, "uniform", "weight of iteration t's positions in "
-            "the average policy: uniform (NFSP, fictitious play) or linear (t, as linear CFR: "
-            "the early policies fade)", choices=("uniform", "linear")),
+            "the average policy: uniform (NFSP, fictitious play), sqrt (t^0.5) or linear (t, as "
+            "linear CFR: the early policies fade)", choices=("uniform", "sqrt", "linear")),
     Setting("continue_from", str, None, "a new run folder starts where another run's last.pt "
             "left off (weights, optimizer, schedule, buffer, counters, RNG); ignored once "
             "this folder has its own last.pt", null="a fresh start"),

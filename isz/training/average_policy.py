@@ -8,9 +8,9 @@ target, value MSE to the value target). In self-play the recorded policy target 
 the distribution the move was drawn from (within ``search.temperature_moves``), so
 an information set I enters the reservoir once per visit: iteration t's policy at I
 weighted by how often play reached I under it (times t with
-``trainer.average_policy_weight=linear``). The network fitted to that sample
-is the reach-weighted average of the played policies, the average that fictitious
-play and CFR converge with, where the last iterate may cycle
+``trainer.average_policy_weight=linear``, times sqrt(t) with ``sqrt``). The network
+fitted to that sample is the reach-weighted average of the played policies, the
+average that fictitious play and CFR converge with, where the last iterate may cycle
 (`research.iterate_averages` measures it exactly on a run's iterates).
 
 The average network starts as a copy of the run's network at iteration S and is
@@ -37,6 +37,10 @@ from isz.training.reservoir import ReservoirBuffer
 
 _SALT = 0xA7E2  # its generator's stream, apart from the run's own
 FILE = "average_policy.pt"
+# iteration t's weight in the average: t^0 (NFSP), t^0.5, t^1 (linear CFR); a lower power
+# remembers longer, so a cycling last iterate moves the average less
+WEIGHTS = {"uniform": lambda t: 1.0, "sqrt": lambda t: float(t) ** 0.5,
+           "linear": lambda t: float(t)}
 
 
 def _generator(seed: int) -> np.random.Generator:
@@ -64,9 +68,9 @@ class AveragePolicy:
 
     def add(self, pos: Positions, iteration: int, weighting: str = "uniform") -> None:
         """Offer ``pos``'s rows that carry a policy target (value-only rows do not), each
-        weighted 1 (``uniform``) or ``iteration`` (``linear``)."""
+        weighted ``WEIGHTS[weighting](iteration)``."""
         rows = pos.take(pos.policies.sum(axis=1) > 0)
-        self.reservoir.add(rows, self.rng, float(iteration) if weighting == "linear" else 1.0)
+        self.reservoir.add(rows, self.rng, WEIGHTS[weighting](iteration))
 
     def learn(self, tcfg, device, progress: Progress) -> dict[str, float]:
         """``trainer.average_policy_steps`` gradient steps on reservoir batches; the

@@ -110,18 +110,22 @@ def test_average_checkpoints_names_missing_iterations(tmp_path):
 
 def test_iterate_averages_weights_column_is_the_average_checkpoint(tmp_path):
     """research.iterate_averages: its ``weights`` average from S is the network that
-    ``trainer.average_from=S`` writes; with one iterate every average is that iterate."""
+    ``trainer.average_from=S`` writes; with one iterate every average is that iterate;
+    ``reach t^a`` is the reach average at a = 0 and the last iterate as a grows."""
     from isz.agents.network import NetworkEvaluator
     from isz.evaluation.exploitability import exploitability
     from isz.nn import load_model
     from isz.search.evaluator import evaluator_policy
 
     loop.train(_cfg(tmp_path, iterations=4, average_from=2))
-    r = iterate_averages.run_averages(tmp_path, [2, 4])
+    r = iterate_averages.run_averages(tmp_path, [2, 4], powers=(0.0, 200.0))
     model, _ = load_model(tmp_path / "checkpoints" / "average.pt")
     game = __import__("isz").make_game("kuhn_poker")
     swa = exploitability(game, evaluator_policy(NetworkEvaluator(model, "cpu"))).exploitability
     assert r["by_start"]["2"]["weights"] == pytest.approx(swa, abs=1e-6)
+    assert r["by_start"]["2"]["reach t^0"] == pytest.approx(r["by_start"]["2"]["reach"])
+    assert r["by_start"]["2"]["reach t^200"] == pytest.approx(r["last"], abs=1e-9)
+    assert r["by_start"]["2"]["reach"] != pytest.approx(r["last"], abs=1e-6)
     one = r["by_start"]["4"]
     assert one["reach"] == pytest.approx(r["last"], abs=1e-9)
     assert one["logit"] == pytest.approx(r["last"], abs=1e-9)

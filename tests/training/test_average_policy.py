@@ -110,6 +110,24 @@ def test_average_network_fits_the_reach_weighted_mixture():
     assert avg.reservoir.total_added == 400
 
 
+@pytest.mark.parametrize("weighting,power", [("uniform", 0.0), ("sqrt", 0.5), ("linear", 1.0)])
+def test_iteration_t_offers_its_rows_weighted_t_to_the_power(weighting, power):
+    """``trainer.average_policy_weight``: iteration t's rows enter the reservoir with weight
+    t^0, t^0.5 or t^1; rows without a policy target are not offered."""
+    offered = []
+
+    class Spy(ReservoirBuffer):
+        def add(self, pos, rng, weight=1.0):
+            offered.append((len(pos), weight))
+
+    avg = AveragePolicy(None, None, None, Spy(10), np.random.default_rng(0), 1)
+    rows = _rows(np.arange(6))
+    rows.policies[:2] = 0.0  # value-only rows
+    for t in (4, 9):
+        avg.add(rows, t, weighting)
+    assert offered == [(4, pytest.approx(4 ** power)), (4, pytest.approx(9 ** power))]
+
+
 def _cfg(run_dir: Path, iterations: int = 4, start: int = 2) -> TrainConfig:
     cfg = kuhn_mirror_cfg(run_dir, iterations)
     cfg.trainer.average_policy_from = start
