@@ -1,7 +1,7 @@
 """Exact exploitability of a run's last iterate and of averages of its iterates.
 
     python -m research.iterate_averages runs/leduc_nash_magnet_s* --from 30 50 \\
-        [--powers 0.5 1] --output docs/results/nash/leduc_iterate_averages.json
+        [--powers 0.5 1] [--until 100] --output docs/results/nash/leduc_iterate_averages.json
 
 For each run folder (numbered checkpoints of every iteration, as with
 ``trainer.checkpoint_every=1``) and each first iteration S, the raw networks'
@@ -43,9 +43,10 @@ def network_policies(model, views, game) -> np.ndarray:
         return torch.softmax(logits.double(), dim=-1).numpy()
 
 
-def run_averages(run: Path, starts: list[int], powers: tuple[float, ...] = ()) -> dict:
+def run_averages(run: Path, starts: list[int], powers: tuple[float, ...] = (),
+                 until: int | None = None) -> dict:
     """{"last": e, "by_start": {S: {"reach", "logit", "weights", "reach t^a" for each
-    power a}}} for one run."""
+    power a}}} for one run, over its iterates up to ``until`` (default: its last)."""
     from isz.evaluation.exploitability import exploitability, game_tree
     from isz.nn.average import accumulate
     from isz.nn.checkpoint import checkpoint_game, load_checkpoint, load_model
@@ -62,7 +63,7 @@ def run_averages(run: Path, starts: list[int], powers: tuple[float, ...] = ()) -
     def exploit(p: np.ndarray) -> float:
         return exploitability(game, lambda v: p[index[v.key]]).exploitability
 
-    last_it = max(found)
+    last_it = max(found) if until is None else until
     missing = [i for i in range(min(starts), last_it + 1) if i not in found]
     if missing:
         raise IszError(f"{ck}: iterations {missing[:10]} have no iter-<n>.pt")
@@ -111,6 +112,7 @@ def main(argv=None) -> int:
     ap.add_argument("--from", dest="starts", type=int, nargs="+", required=True)
     ap.add_argument("--powers", type=float, nargs="+", default=[],
                     help="also the reach average with iterate t weighted t^a")
+    ap.add_argument("--until", type=int, help="the iterates up to this one (default: all)")
     ap.add_argument("--output")
     a = ap.parse_args(argv)
     rows = []
@@ -118,7 +120,7 @@ def main(argv=None) -> int:
         if min(a.starts) < 1:
             raise IszError(f"--from values must be >= 1, got {a.starts}")
         for run in a.runs:
-            r = run_averages(Path(run), a.starts, tuple(a.powers))
+            r = run_averages(Path(run), a.starts, tuple(a.powers), a.until)
             rows.append(r)
             print(f"{run}: last {r['last']:.4f} " + " ".join(
                 f"from {s}: " + " ".join(f"{k} {e:.4f}" for k, e in v.items())
@@ -129,7 +131,7 @@ def main(argv=None) -> int:
     if a.output:
         Path(a.output).parent.mkdir(parents=True, exist_ok=True)
         Path(a.output).write_text(json.dumps({"starts": a.starts, "powers": a.powers,
-                                              "runs": rows}, indent=1))
+                                              "until": a.until, "runs": rows}, indent=1))
     return 0
 
 

@@ -130,6 +130,9 @@ def test_iterate_averages_weights_column_is_the_average_checkpoint(tmp_path):
     assert one["reach"] == pytest.approx(r["last"], abs=1e-9)
     assert one["logit"] == pytest.approx(r["last"], abs=1e-9)
     assert one["weights"] == pytest.approx(r["last"], abs=1e-6)
+    early = iterate_averages.run_averages(tmp_path, [3], until=3)  # iterate 3 alone
+    assert early["last_iteration"] == 3 and early["last"] != pytest.approx(r["last"])
+    assert early["by_start"]["3"]["reach"] == pytest.approx(early["last"], abs=1e-9)
 
 
 def test_the_average_leaves_training_unchanged(tmp_path):
