@@ -349,4 +349,21 @@ nfsp_long() {  # the preset as it is (250 iterations), training seeds 0-2: its t
     --png docs/results/nash/leduc_nash_nfsp_250_curves.png
 }
 
-run_sections "search first_runs equal_time recipes targets nfsp nfsp_long" "$@"
+nfsp_sqrt() {  # the preset with iteration t weighted t^0.5, every iterate kept: its
+  # average network over planner seeds 0-4 (planner step 2 and 0.5) and the exact
+  # averages of its iterates by start and weighting
+  for s in 0 1 2; do
+    $PY scripts/train.py experiment=leduc_nash_nfsp trainer.average_policy_weight=sqrt \
+      trainer.checkpoint_every=1 trainer.keep_last=1000 trainer.seed=$s \
+      experiment.run_dir=runs/leduc_nash_nfsp_sqrt_s$s logger.progress=false
+  done
+  local r="runs/leduc_nash_nfsp_sqrt_s*" out=docs/results/nash/leduc_nash_nfsp_250_sqrt
+  $PY -m research.nash_table --run "leduc_nash_nfsp 250 it, sqrt=$r" \
+    --checkpoint average_policy.pt --output ${out}_average_policy_table.json
+  $PY -m research.nash_table --run "leduc_nash_nfsp 250 it, sqrt, planner step 0.5=$r" \
+    --checkpoint average_policy.pt --knob mirror_eta=0.5 --output ${out}_step05_table.json
+  $PY -m research.iterate_averages $r --from 10 50 100 150 --powers 0.5 1 2 \
+    --output ${out}_iterate_averages.json
+}
+
+run_sections "search first_runs equal_time recipes targets nfsp nfsp_long nfsp_sqrt" "$@"
