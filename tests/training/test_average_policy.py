@@ -128,6 +128,15 @@ def test_iteration_t_offers_its_rows_weighted_t_to_the_power(weighting, power):
     assert offered == [(4, pytest.approx(4 ** power)), (4, pytest.approx(9 ** power))]
 
 
+def test_every_declared_weighting_has_its_weight():
+    """The setting's choices and `WEIGHTS` name the same weightings."""
+    from isz.settings.training import TRAINER
+    from isz.training.average_policy import WEIGHTS
+
+    declared = next(s for s in TRAINER if s.name == "average_policy_weight")
+    assert set(declared.choices) == set(WEIGHTS)
+
+
 def _cfg(run_dir: Path, iterations: int = 4, start: int = 2) -> TrainConfig:
     cfg = kuhn_mirror_cfg(run_dir, iterations)
     cfg.trainer.average_policy_from = start
