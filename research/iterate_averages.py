@@ -73,13 +73,13 @@ def run_averages(run: Path, starts: list[int], powers: tuple[float, ...] = (),
         policies[i] = network_policies(models[i], tree.views, game)
     out = {"run": str(run), "last_iteration": last_it, "last": exploit(policies[last_it]),
            "by_start": {}}
+    legal = policies[last_it] > 0
     for s in starts:
         its = range(s, last_it + 1)
         logs, avg = 0.0, None
         for n, i in enumerate(its, start=1):
             logs = logs + np.log(np.maximum(policies[i], 1e-300))
             avg = accumulate(avg, models[i], n)
-        legal = policies[last_it] > 0
         z = np.where(legal, logs / len(its), -np.inf)
         logit = np.exp(z - z.max(axis=1, keepdims=True))
         logit /= logit.sum(axis=1, keepdims=True)

@@ -37,10 +37,9 @@ from isz.training.reservoir import ReservoirBuffer
 
 _SALT = 0xA7E2  # its generator's stream, apart from the run's own
 FILE = "average_policy.pt"
-# iteration t's weight in the average: t^0 (NFSP), t^0.5, t^1 (linear CFR); a lower power
+# iteration t's rows weigh t^power: t^0 (NFSP), t^0.5, t^1 (linear CFR); a lower power
 # remembers longer, so a cycling last iterate moves the average less
-WEIGHTS = {"uniform": lambda t: 1.0, "sqrt": lambda t: float(t) ** 0.5,
-           "linear": lambda t: float(t)}
+POWERS = {"uniform": 0.0, "sqrt": 0.5, "linear": 1.0}
 
 
 def _generator(seed: int) -> np.random.Generator:
@@ -68,9 +67,9 @@ class AveragePolicy:
 
     def add(self, pos: Positions, iteration: int, weighting: str = "uniform") -> None:
         """Offer ``pos``'s rows that carry a policy target (value-only rows do not), each
-        weighted ``WEIGHTS[weighting](iteration)``."""
+        weighted ``iteration ** POWERS[weighting]``."""
         rows = pos.take(pos.policies.sum(axis=1) > 0)
-        self.reservoir.add(rows, self.rng, WEIGHTS[weighting](iteration))
+        self.reservoir.add(rows, self.rng, float(iteration) ** POWERS[weighting])
 
     def learn(self, tcfg, device, progress: Progress) -> dict[str, float]:
         """``trainer.average_policy_steps`` gradient steps on reservoir batches; the

@@ -129,12 +129,12 @@ def test_iteration_t_offers_its_rows_weighted_t_to_the_power(weighting, power):
 
 
 def test_every_declared_weighting_has_its_weight():
-    """The setting's choices and `WEIGHTS` name the same weightings."""
+    """The setting's choices and `POWERS` name the same weightings."""
     from isz.settings.training import TRAINER
-    from isz.training.average_policy import WEIGHTS
+    from isz.training.average_policy import POWERS
 
     declared = next(s for s in TRAINER if s.name == "average_policy_weight")
-    assert set(declared.choices) == set(WEIGHTS)
+    assert set(declared.choices) == set(POWERS)
 
 
 def _cfg(run_dir: Path, iterations: int = 4, start: int = 2) -> TrainConfig:
