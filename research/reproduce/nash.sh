@@ -14,6 +14,8 @@
 #   nfsp: NFSP's average-policy network on Leduc (leduc_nash_nfsp at 100 iterations), the
 #         Kuhn planner with common worlds and step 0.25 on new training and planner seeds
 #   nfsp_long: leduc_nash_nfsp as it is (250 iterations), its tables and curve
+#   nfsp_sqrt, nfsp_cw: the preset with t^0.5 weighting / with common worlds in training,
+#            every iterate kept, and the exact averages of those iterates
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 source research/reproduce/sections.sh
@@ -366,4 +368,19 @@ nfsp_sqrt() {  # the preset with iteration t weighted t^0.5, every iterate kept:
     --output ${out}_iterate_averages.json
 }
 
-run_sections "search first_runs equal_time recipes targets nfsp nfsp_long nfsp_sqrt" "$@"
+nfsp_cw() {  # the preset with every root move searched in the same worlds in training
+  # (search.common_worlds=true; the planner plays so too), every iterate kept: its average
+  # network over planner seeds 0-4 and the exact averages of its iterates
+  for s in 0 1 2; do
+    $PY scripts/train.py experiment=leduc_nash_nfsp search.common_worlds=true \
+      trainer.checkpoint_every=1 trainer.keep_last=1000 trainer.seed=$s \
+      experiment.run_dir=runs/leduc_nash_nfsp_cw_s$s logger.progress=false
+  done
+  local r="runs/leduc_nash_nfsp_cw_s*" out=docs/results/nash/leduc_nash_nfsp_250_cw
+  $PY -m research.nash_table --run "leduc_nash_nfsp 250 it, common worlds=$r" \
+    --checkpoint average_policy.pt --output ${out}_average_policy_table.json
+  $PY -m research.iterate_averages $r --from 10 50 100 150 --powers 0.5 1 2 \
+    --output ${out}_iterate_averages.json
+}
+
+run_sections "search first_runs equal_time recipes targets nfsp nfsp_long nfsp_sqrt nfsp_cw" "$@"
