@@ -14,7 +14,8 @@
 #   nfsp: NFSP's average-policy network on Leduc (leduc_nash_nfsp at 100 iterations), the
 #         Kuhn planner with common worlds and step 0.25 on new training and planner seeds
 #   nfsp_long: leduc_nash_nfsp as it is (250 iterations), its tables and curve
-#   nfsp_sqrt, nfsp_cw: the preset with t^0.5 weighting / with common worlds in training,
+#   nfsp_sqrt, nfsp_cw, nfsp_eta10: the preset with t^0.5 weighting / with common worlds
+#            in training / with mirror step 10,
 #            every iterate kept, and the exact averages of those iterates
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -383,4 +384,23 @@ nfsp_cw() {  # the preset with every root move searched in the same worlds in tr
     --output ${out}_iterate_averages.json
 }
 
-run_sections "search first_runs equal_time recipes targets nfsp nfsp_long nfsp_sqrt nfsp_cw" "$@"
+nfsp_eta10() {  # the preset with a longer mirror step (eta 10, alpha 0.05), every iterate
+  # kept: its average network over planner seeds 0-4, the exact averages of its iterates,
+  # and the tabular model's ranking of the step
+  for s in 0 1 2; do
+    $PY scripts/train.py experiment=leduc_nash_nfsp search.mirror_eta=10 \
+      trainer.checkpoint_every=1 trainer.keep_last=1000 trainer.seed=$s \
+      experiment.run_dir=runs/leduc_nash_nfsp_eta10_s$s logger.progress=false
+  done
+  local r="runs/leduc_nash_nfsp_eta10_s*" out=docs/results/nash/leduc_nash_nfsp_250_eta10
+  $PY -m research.nash_table --run "leduc_nash_nfsp 250 it, eta 10=$r" \
+    --checkpoint average_policy.pt --output ${out}_average_policy_table.json
+  $PY -m research.iterate_averages $r --from 10 50 100 150 --powers 0.5 1 2 \
+    --output ${out}_iterate_averages.json
+  local b=alpha=0.05,magnet=network,every=20,lag=0.35,iters=250,noise=0.05,avg_from=10
+  $PY -m research.mirror_dynamics leduc_poker $b,eta=5,seed=0 $b,eta=10,seed=0 \
+    $b,eta=5,avg_weight=linear,seed=0 $b,eta=10,avg_weight=linear,seed=0 \
+    $b,eta=5,avg_weight=linear,seed=1 $b,eta=10,avg_weight=linear,seed=1 $b,eta=10,seed=1
+}
+
+run_sections "search first_runs equal_time recipes targets nfsp nfsp_long nfsp_sqrt nfsp_cw nfsp_eta10" "$@"
