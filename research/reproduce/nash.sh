@@ -352,51 +352,36 @@ nfsp_long() {  # the preset as it is (250 iterations), training seeds 0-2: its t
     --png docs/results/nash/leduc_nash_nfsp_250_curves.png
 }
 
-nfsp_sqrt() {  # the preset with iteration t weighted t^0.5, every iterate kept: its
-  # average network over planner seeds 0-4 (planner step 2 and 0.5) and the exact
-  # averages of its iterates by start and weighting
+every_iterate() {  # NAME LABEL KNOB...: the preset with KNOBs, training seeds 0-2, every
+  # iterate kept; its average network over planner seeds 0-4 and the exact averages of
+  # its iterates by start and weighting (docs/results/nash/leduc_nash_nfsp_250_NAME_*.json)
+  local name=$1 label=$2; shift 2
   for s in 0 1 2; do
-    $PY scripts/train.py experiment=leduc_nash_nfsp trainer.average_policy_weight=sqrt \
+    $PY scripts/train.py experiment=leduc_nash_nfsp "$@" \
       trainer.checkpoint_every=1 trainer.keep_last=1000 trainer.seed=$s \
-      experiment.run_dir=runs/leduc_nash_nfsp_sqrt_s$s logger.progress=false
+      experiment.run_dir=runs/leduc_nash_nfsp_${name}_s$s logger.progress=false
   done
-  local r="runs/leduc_nash_nfsp_sqrt_s*" out=docs/results/nash/leduc_nash_nfsp_250_sqrt
-  $PY -m research.nash_table --run "leduc_nash_nfsp 250 it, sqrt=$r" \
-    --checkpoint average_policy.pt --output ${out}_average_policy_table.json
-  $PY -m research.nash_table --run "leduc_nash_nfsp 250 it, sqrt, planner step 0.5=$r" \
-    --checkpoint average_policy.pt --knob mirror_eta=0.5 --output ${out}_step05_table.json
-  $PY -m research.iterate_averages $r --from 10 50 100 150 --powers 0.5 1 2 \
-    --output ${out}_iterate_averages.json
-}
-
-nfsp_cw() {  # the preset with every root move searched in the same worlds in training
-  # (search.common_worlds=true; the planner plays so too), every iterate kept: its average
-  # network over planner seeds 0-4 and the exact averages of its iterates
-  for s in 0 1 2; do
-    $PY scripts/train.py experiment=leduc_nash_nfsp search.common_worlds=true \
-      trainer.checkpoint_every=1 trainer.keep_last=1000 trainer.seed=$s \
-      experiment.run_dir=runs/leduc_nash_nfsp_cw_s$s logger.progress=false
-  done
-  local r="runs/leduc_nash_nfsp_cw_s*" out=docs/results/nash/leduc_nash_nfsp_250_cw
-  $PY -m research.nash_table --run "leduc_nash_nfsp 250 it, common worlds=$r" \
+  local r="runs/leduc_nash_nfsp_${name}_s*" out=docs/results/nash/leduc_nash_nfsp_250_$name
+  $PY -m research.nash_table --run "leduc_nash_nfsp 250 it, $label=$r" \
     --checkpoint average_policy.pt --output ${out}_average_policy_table.json
   $PY -m research.iterate_averages $r --from 10 50 100 150 --powers 0.5 1 2 \
     --output ${out}_iterate_averages.json
 }
 
-nfsp_eta10() {  # the preset with a longer mirror step (eta 10, alpha 0.05), every iterate
-  # kept: its average network over planner seeds 0-4, the exact averages of its iterates,
-  # and the tabular model's ranking of the step
-  for s in 0 1 2; do
-    $PY scripts/train.py experiment=leduc_nash_nfsp search.mirror_eta=10 \
-      trainer.checkpoint_every=1 trainer.keep_last=1000 trainer.seed=$s \
-      experiment.run_dir=runs/leduc_nash_nfsp_eta10_s$s logger.progress=false
-  done
-  local r="runs/leduc_nash_nfsp_eta10_s*" out=docs/results/nash/leduc_nash_nfsp_250_eta10
-  $PY -m research.nash_table --run "leduc_nash_nfsp 250 it, eta 10=$r" \
-    --checkpoint average_policy.pt --output ${out}_average_policy_table.json
-  $PY -m research.iterate_averages $r --from 10 50 100 150 --powers 0.5 1 2 \
-    --output ${out}_iterate_averages.json
+nfsp_sqrt() {  # iteration t weighted t^0.5; its planner at step 0.5 too
+  every_iterate sqrt sqrt trainer.average_policy_weight=sqrt
+  $PY -m research.nash_table --run "leduc_nash_nfsp 250 it, sqrt, planner step 0.5=runs/leduc_nash_nfsp_sqrt_s*" \
+    --checkpoint average_policy.pt --knob mirror_eta=0.5 \
+    --output docs/results/nash/leduc_nash_nfsp_250_sqrt_step05_table.json
+}
+
+nfsp_cw() {  # every root move searched in the same worlds in training (the planner too)
+  every_iterate cw "common worlds" search.common_worlds=true
+}
+
+nfsp_eta10() {  # a longer mirror step (eta 10, alpha 0.05), and the tabular model's
+  # ranking of the step
+  every_iterate eta10 "eta 10" search.mirror_eta=10
   local b=alpha=0.05,magnet=network,every=20,lag=0.35,iters=250,noise=0.05,avg_from=10
   $PY -m research.mirror_dynamics leduc_poker $b,eta=5,seed=0 $b,eta=10,seed=0 \
     $b,eta=5,avg_weight=linear,seed=0 $b,eta=10,avg_weight=linear,seed=0 \
