@@ -177,6 +177,11 @@ TRAINER = Group("trainer", "Learning, evaluation, checkpoints, actors", [
     Setting("average_policy_weight", str, "uniform", "weight of iteration t's positions in "
             "the average policy: uniform (NFSP, fictitious play), sqrt (t^0.5) or linear (t, as "
             "linear CFR: the early policies fade)", choices=("uniform", "sqrt", "linear")),
+    Setting("average_policy_target", str, "search", "what the average policy learns at each "
+            "played position: search (the policy the move was drawn from, as NFSP) or network "
+            "(the run's network's policy after that iteration's training: the average of the "
+            "network iterates, without the search's per-visit noise)",
+            choices=("search", "network")),
     Setting("continue_from", str, None, "a new run folder starts where another run's last.pt "
             "left off (weights, optimizer, schedule, buffer, counters, RNG); ignored once "
             "this folder has its own last.pt", null="a fresh start"),

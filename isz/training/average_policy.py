@@ -11,7 +11,11 @@ weighted by how often play reached I under it (times t with
 ``trainer.average_policy_weight=linear``, times sqrt(t) with ``sqrt``). The network
 fitted to that sample is the reach-weighted average of the played policies, the
 average that fictitious play and CFR converge with, where the last iterate may cycle
-(`research.iterate_averages` measures it exactly on a run's iterates).
+(`research.iterate_averages` measures it exactly on a run's iterates). With
+``trainer.average_policy_target=network`` a row's target is instead the run's
+network's policy at it, after the iteration's training (iteration t's network, as
+``iter-<t>.pt`` keeps it): the reservoir then samples the network iterates, smooth
+where a rarely reached information set has only a few noisy search policies.
 
 The average network starts as a copy of the run's network at iteration S and is
 written as ``checkpoints/average_policy.pt``, a checkpoint like any other. It
@@ -65,10 +69,15 @@ class AveragePolicy:
         return cls(net, opt, sched, ReservoirBuffer(tcfg.average_policy_buffer),
                    _generator(tcfg.seed), int(iteration))
 
-    def add(self, pos: Positions, iteration: int, weighting: str = "uniform") -> None:
+    def add(self, pos: Positions, iteration: int, weighting: str = "uniform",
+            network: PolicyValueNet | None = None, device=None) -> None:
         """Offer ``pos``'s rows that carry a policy target (value-only rows do not), each
-        weighted ``iteration ** POWERS[weighting]``."""
+        weighted ``iteration ** POWERS[weighting]``; with ``network``, each row's policy
+        target is replaced by that network's policy at the row
+        (``trainer.average_policy_target=network``)."""
         rows = pos.take(pos.policies.sum(axis=1) > 0)
+        if network is not None:
+            rows.policies = network_policies(network, rows, device)
         self.reservoir.add(rows, self.rng, float(iteration) ** POWERS[weighting])
 
     def learn(self, tcfg, device, progress: Progress) -> dict[str, float]:
@@ -104,6 +113,18 @@ class AveragePolicy:
         rng.bit_generator.state = json.loads(saved["rng"])
         reservoir = ReservoirBuffer.load(folder / saved["reservoir_file"])
         return cls(net, opt, sched, reservoir, rng, first)
+
+
+@torch.no_grad()
+def network_policies(net: PolicyValueNet, pos: Positions, device,
+                     batch: int = 8192) -> np.ndarray:
+    """float32[N, A]: ``net``'s policy (its masked softmax) at each row of ``pos``."""
+    out = []
+    for i in range(0, len(pos), batch):
+        x = torch.from_numpy(pos.tensors[i:i + batch]).to(device)
+        m = torch.from_numpy(pos.masks[i:i + batch]).to(device)
+        out.append(net.predict(x, m)[0].float().cpu().numpy())
+    return np.concatenate(out) if out else np.zeros_like(pos.policies)
 
 
 def _optimizer(net: PolicyValueNet, tcfg, start: int):

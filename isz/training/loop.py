@@ -88,7 +88,8 @@ def _learn_average_policy(st, t, pos, it: int, device, log: RunLogger) -> dict[s
     (started from a copy of the network the first time)."""
     if st.average_policy is None:
         st.average_policy = AveragePolicy.start(st.model, t, it)
-    st.average_policy.add(pos, it, t.average_policy_weight)
+    net = st.model if t.average_policy_target == "network" else None
+    st.average_policy.add(pos, it, t.average_policy_weight, network=net, device=device)
     with log.step(f"average policy {it}", t.average_policy_steps, "steps") as bar:
         return st.average_policy.learn(t, device, bar)
 

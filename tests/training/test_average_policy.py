@@ -197,3 +197,68 @@ def test_average_policy_is_kept_resumed_evaluated_and_leaves_training_alone(tmp_
     loop.train(_cfg(run))
     assert _equal(load_checkpoint(run / "checkpoints" / "average_policy.pt")["model"],
                   avg["model"])
+
+
+def test_network_target_offers_the_networks_policy_not_the_recorded_one():
+    """``trainer.average_policy_target=network``: a row enters the reservoir with the
+    given network's masked policy at it, whatever policy self-play recorded; rows
+    without a policy target are still not offered."""
+    game = make_game("kuhn_poker")
+    torch.manual_seed(1)
+    net = build_model(game, ModelConfig(width=16, depth=1))
+    state = game.new_initial_state()
+    while state.is_chance_node():
+        state.apply_action(state.chance_outcomes()[0][0])
+    view = state.view(state.current_player())
+    x = np.repeat(view.tensor().reshape(1, -1).astype(np.float32), 5, 0)
+    x[:, 0] = np.arange(5)  # five different inputs
+    mask = np.zeros((5, game.num_actions), bool)
+    mask[:, list(view.legal_actions)] = True
+    mask[0] = False
+    mask[0, view.legal_actions[0]] = True  # row 0: one legal action
+    pol = np.where(mask, 1.0, 0.0).astype(np.float32)
+    pol /= pol.sum(1, keepdims=True)
+    pol[4] = 0.0  # a value-only row
+    avg = AveragePolicy(None, None, None, ReservoirBuffer(10), np.random.default_rng(0), 1)
+    avg.add(Positions(x, mask, pol, np.zeros(5, np.int64), np.zeros((5, 2), np.float32)),
+            3, network=net, device="cpu")
+    assert len(avg.reservoir) == 4
+    want = net.predict(torch.from_numpy(x[:4]), torch.from_numpy(mask[:4]))[0].numpy()
+    got = avg.reservoir.arrays["policies"][:4]
+    assert np.allclose(got, want, atol=1e-6) and not np.allclose(got, pol[:4], atol=1e-2)
+    assert got[0, view.legal_actions[0]] == pytest.approx(1.0)
+    assert np.all(got[~mask[:4]] == 0)
+
+
+def test_network_target_samples_the_iterates_and_leaves_training_alone(tmp_path):
+    """Every reservoir row's policy is one of the run's network iterates (iterations
+    2-4, after each one's training) at that row; the run's own network trains to the
+    bit as with the search target."""
+    from isz.nn import load_model
+
+    runs = {}
+    for target in ("search", "network"):
+        cfg = _cfg(tmp_path / target)
+        cfg.trainer.average_policy_target = target
+        loop.train(cfg)
+        runs[target] = tmp_path / target / "checkpoints"
+    last = [load_checkpoint(r / "last.pt") for r in runs.values()]
+    assert _equal(last[0]["model"], last[1]["model"])
+    ck = runs["network"]
+    res = ReservoirBuffer.load(next(ck.glob("reservoir-*.npz")))
+    x = torch.from_numpy(res.arrays["tensors"][:len(res)])
+    m = torch.from_numpy(res.arrays["masks"][:len(res)])
+    got = res.arrays["policies"][:len(res)]
+    iterates = [load_model(ck / f"iter-{i:06d}.pt")[0].predict(x, m)[0].numpy()
+                for i in (2, 3, 4)]
+    close = np.stack([np.abs(got - p).max(axis=1) < 1e-5 for p in iterates])
+    assert close.any(axis=0).all() and close.sum(axis=1).min() > 0, close.sum(axis=1)
+    searched = ReservoirBuffer.load(next(runs["search"].glob("reservoir-*.npz")))
+    assert not np.allclose(searched.arrays["policies"], res.arrays["policies"], atol=1e-3)
+
+
+def test_bad_average_policy_target_is_named(tmp_path):
+    cfg = _cfg(tmp_path)
+    cfg.trainer.average_policy_target = "played"
+    with pytest.raises(IszError, match="trainer.average_policy_target.*'played'.*search, network"):
+        validate(cfg)
