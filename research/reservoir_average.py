@@ -13,6 +13,15 @@ play; a set with no row plays the network's policy). The number of sets with no
 row is reported. A network far worse than its tabular average is a fitting
 problem; a tabular average far worse than the exact average of the run's
 iterates (`research.iterate_averages`) is a problem of the targets themselves.
+
+With ``--iterates RUN ...`` (one folder per run, each with every iterate kept:
+``trainer.checkpoint_every=1``, e.g. a run whose own network is the same to the bit)
+and ``--from S`` (default 10) it also splits that gap. First the exact average of
+iterates S..N with iterate t weighted at each set by how often its own self-play
+reaches it (both seats and chance), as a reservoir samples them, not by its own
+reach alone. Then that average resampled: at each set, as many iterates drawn by
+that weight as the reservoir has rows there (``--draws`` times, and with ten times
+the rows), the noise of a reservoir of that size.
 """
 
 from __future__ import annotations
@@ -43,8 +52,10 @@ def tabular_average(rows_x: np.ndarray, rows_p: np.ndarray, views) -> tuple[np.n
     return total / np.maximum(count, 1)[:, None], count
 
 
-def run_reservoir(run: Path) -> dict:
-    """{"run", "rows", "network", "tabular", "unseen", "sets"} for one run folder."""
+def run_reservoir(run: Path, iterates: Path | None = None, draws: int = 3,
+                  start: int = 10) -> dict:
+    """{"run", "rows", "network", "tabular", "unseen", "sets"} for one run folder, and
+    `sampling_split`'s figures with ``iterates``."""
     from isz.evaluation.exploitability import exploitability, game_tree
     from isz.nn.checkpoint import checkpoint_game, load_checkpoint, load_model
     from isz.training.average_policy import FILE
@@ -69,22 +80,93 @@ def run_reservoir(run: Path) -> dict:
     def exploit(p: np.ndarray) -> float:
         return exploitability(game, lambda v: p[index[v.key]]).exploitability
 
-    return {"run": str(run), "rows": n, "network": exploit(net), "tabular": exploit(tab),
-            "unseen": int((count == 0).sum()), "sets": len(tree.views)}
+    out = {"run": str(run), "rows": n, "network": exploit(net), "tabular": exploit(tab),
+           "unseen": int((count == 0).sum()), "sets": len(tree.views)}
+    if iterates is not None:
+        out.update(sampling_split(iterates, count, draws, start))
+    return out
+
+
+def play_reach(tree, probs: np.ndarray) -> np.ndarray:
+    """visits[I]: the probability that play under ``probs`` (both seats) and chance
+    reaches some history of I; shape (infosets,)."""
+    reach = np.ones(len(tree.player))
+    out = np.zeros(len(tree.views))
+    for node in range(len(tree.player)):
+        p = tree.player[node]
+        if p >= 0:
+            out[tree.infoset[node]] += reach[node]
+        for a, child, chance in tree.children[node]:
+            reach[child] = reach[node] * (probs[tree.infoset[node]][a] if p >= 0 else chance)
+    return out
+
+
+def sampling_split(iterates: Path, count: np.ndarray, draws: int, start: int = 10) -> dict:
+    """{"play_weighted", "resampled", "resampled_x10"} for the run ``iterates`` (every
+    iterate kept) and a reservoir's rows per set ``count``."""
+    from isz.evaluation.exploitability import exploitability, game_tree
+    from isz.nn.checkpoint import checkpoint_game, load_checkpoint, load_model
+    from research.average_checkpoints import numbered
+    from research.iterate_averages import network_policies
+
+    ck = Path(iterates) / "checkpoints"
+    found = numbered(ck)
+    its = [i for i in range(start, max(found, default=0) + 1) if i in found]
+    if len(its) != max(found, default=0) - start + 1 or not its:
+        raise IszError(f"{ck}: needs iter-<n>.pt of every iteration from {start} "
+                       "(train with trainer.checkpoint_every=1)")
+    game = checkpoint_game(load_checkpoint(ck / "last.pt"))
+    tree = game_tree(game)
+    index = {v.key: i for i, v in enumerate(tree.views)}
+    probs = np.stack([network_policies(load_model(found[i], game)[0], tree.views, game)
+                      for i in its])  # [T, I, A]
+    w = np.stack([play_reach(tree, p) for p in probs])  # [T, I]
+    legal = probs[-1] > 0
+    seen = w.sum(0) > 0
+    exact = np.where(seen[:, None], np.einsum("ti,tia->ia", w, probs)
+                     / np.maximum(w.sum(0), 1e-300)[:, None], legal / legal.sum(1, keepdims=True))
+
+    def exploit(p: np.ndarray) -> float:
+        return exploitability(game, lambda v: p[index[v.key]]).exploitability
+
+    rng = np.random.default_rng(0)
+    out = {"iterates": str(iterates), "play_weighted": exploit(exact)}
+    for name, k in (("resampled", 1), ("resampled_x10", 10)):
+        vals = []
+        for _ in range(draws):
+            avg = exact.copy()
+            for i in np.flatnonzero((count > 0) & seen):
+                t = rng.choice(len(its), size=int(count[i]) * k, p=w[:, i] / w[:, i].sum())
+                avg[i] = probs[t, i].mean(0)
+            vals.append(exploit(avg))
+        out[name] = vals
+    return out
 
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("runs", nargs="+")
+    ap.add_argument("--iterates", nargs="+", help="one run folder per run, every iterate "
+                    "kept: split the tabular average's gap (see the module's doc)")
+    ap.add_argument("--from", dest="start", type=int, default=10,
+                    help="with --iterates: the first iterate averaged")
+    ap.add_argument("--draws", type=int, default=3)
     ap.add_argument("--output")
     a = ap.parse_args(argv)
     rows = []
     try:
-        for run in a.runs:
-            r = run_reservoir(Path(run))
+        if a.iterates and len(a.iterates) != len(a.runs):
+            raise IszError(f"--iterates names {len(a.iterates)} folders for "
+                           f"{len(a.runs)} runs: give one per run")
+        for k, run in enumerate(a.runs):
+            r = run_reservoir(Path(run), Path(a.iterates[k]) if a.iterates else None,
+                              a.draws, a.start)
             rows.append(r)
             print(f"{run}: network {r['network']:.4f} tabular {r['tabular']:.4f} "
-                  f"({r['unseen']} of {r['sets']} sets without a row)", flush=True)
+                  f"({r['unseen']} of {r['sets']} sets without a row)" + (
+                      f"; iterates play-weighted {r['play_weighted']:.4f}, resampled "
+                      f"{np.mean(r['resampled']):.4f}, x10 {np.mean(r['resampled_x10']):.4f}"
+                      if a.iterates else ""), flush=True)
     except IszError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2

@@ -17,6 +17,8 @@
 #   nfsp_sqrt, nfsp_cw, nfsp_eta10: the preset with t^0.5 weighting / with common worlds
 #            in training / with mirror step 10,
 #            every iterate kept, and the exact averages of those iterates
+#   nfsp_target: eta 10 with a uniform average network fitted to the search's policies
+#            or to the network's (trainer.average_policy_target), and their reservoirs
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 source research/reproduce/sections.sh
@@ -388,4 +390,22 @@ nfsp_eta10() {  # a longer mirror step (eta 10, alpha 0.05), and the tabular mod
     $b,eta=5,avg_weight=linear,seed=1 $b,eta=10,avg_weight=linear,seed=1 $b,eta=10,seed=1
 }
 
-run_sections "search first_runs equal_time recipes targets nfsp nfsp_long nfsp_sqrt nfsp_cw nfsp_eta10" "$@"
+nfsp_target() {  # eta 10, uniform weighting, the average network fitted to the search's
+  # policies (target search) or to the network iterates' (target network): each one's
+  # average network over planner seeds 0-4, and its reservoir as a tabular policy
+  local name r out
+  for target in search network; do
+    name=eta10u_$target r="runs/leduc_nash_nfsp_eta10u_${target}_s*"
+    out=docs/results/nash/leduc_nash_nfsp_250_$name
+    for s in 0 1 2; do
+      $PY scripts/train.py experiment=leduc_nash_nfsp search.mirror_eta=10 \
+        trainer.average_policy_weight=uniform trainer.average_policy_target=$target \
+        trainer.seed=$s experiment.run_dir=runs/leduc_nash_nfsp_${name}_s$s logger.progress=false
+    done
+    $PY -m research.nash_table --run "leduc_nash_nfsp 250 it, eta 10, uniform, $target=$r" \
+      --checkpoint average_policy.pt --output ${out}_average_policy_table.json
+    $PY -m research.reservoir_average $r --output ${out}_reservoir.json
+  done
+}
+
+run_sections "search first_runs equal_time recipes targets nfsp nfsp_long nfsp_sqrt nfsp_cw nfsp_eta10 nfsp_target" "$@"

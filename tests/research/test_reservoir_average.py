@@ -49,3 +49,27 @@ def test_a_runs_reservoir_and_network_are_measured(tmp_path, capsys):
 
     assert reservoir_average.main([str(tmp_path / "nothing")]) == 2
     assert "no reservoir-<n>.npz" in capsys.readouterr().err
+
+    # the run's own iterates 1..3, weighted by play, and resampled at its reservoir's rows
+    args = [str(tmp_path / "run"), "--iterates", str(tmp_path / "run"), "--from", "1",
+            "--draws", "2", "--output", str(out)]
+    assert reservoir_average.main(args) == 0
+    row = json.loads(out.read_text())["runs"][0]
+    assert 0 < row["play_weighted"] < 1 and len(row["resampled"]) == 2
+    assert len(row["resampled_x10"]) == 2 and all(0 < e < 1 for e in row["resampled"])
+    assert reservoir_average.main(args[:3] + ["--from", "0"]) == 2
+    assert "every iteration from 0" in capsys.readouterr().err
+    assert reservoir_average.main(args[:1] + ["--iterates", "a", "b"]) == 2
+    assert "names 2 folders for 1 runs" in capsys.readouterr().err
+
+
+def test_play_reach_is_how_often_play_and_chance_reach_a_set():
+    """Uniform play in Kuhn: seat 0's first decision (its card: 1/3), seat 1 after a
+    pass or a bet (1/3 x 1/2 each), seat 0 after pass, bet (1/3 x 1/2 x 1/2)."""
+    game = make_game("kuhn_poker")
+    tree = game_tree(game)
+    legal = np.zeros((len(tree.views), game.num_actions))
+    for i, v in enumerate(tree.views):
+        legal[i, list(v.legal_actions)] = 1
+    visits = reservoir_average.play_reach(tree, legal / legal.sum(1, keepdims=True))
+    assert sorted(np.round(visits * 12, 9)) == [1] * 3 + [2] * 6 + [4] * 3
