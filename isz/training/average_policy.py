@@ -77,7 +77,7 @@ class AveragePolicy:
         (``trainer.average_policy_target=network``)."""
         rows = pos.take(pos.policies.sum(axis=1) > 0)
         if network is not None:
-            rows.policies = network_policies(network, rows, device)
+            rows.policies = policies_at(network, rows, device)
         self.reservoir.add(rows, self.rng, float(iteration) ** POWERS[weighting])
 
     def learn(self, tcfg, device, progress: Progress) -> dict[str, float]:
@@ -116,8 +116,8 @@ class AveragePolicy:
 
 
 @torch.no_grad()
-def network_policies(net: PolicyValueNet, pos: Positions, device,
-                     batch: int = 8192) -> np.ndarray:
+def policies_at(net: PolicyValueNet, pos: Positions, device,
+                batch: int = 8192) -> np.ndarray:
     """float32[N, A]: ``net``'s policy (its masked softmax) at each row of ``pos``."""
     out = []
     for i in range(0, len(pos), batch):

@@ -393,7 +393,8 @@ nfsp_eta10() {  # a longer mirror step (eta 10, alpha 0.05), and the tabular mod
 nfsp_target() {  # eta 10, uniform weighting, the average network fitted to the search's
   # policies (target search) or to the network iterates' (target network): each one's
   # average network over planner seeds 0-4, and its reservoir as a tabular policy
-  local name r out
+  # (network target: with the gap split on nfsp_eta10's iterates)
+  local name r out split
   for target in search network; do
     name=eta10u_$target r="runs/leduc_nash_nfsp_eta10u_${target}_s*"
     out=docs/results/nash/leduc_nash_nfsp_250_$name
@@ -404,7 +405,9 @@ nfsp_target() {  # eta 10, uniform weighting, the average network fitted to the 
     done
     $PY -m research.nash_table --run "leduc_nash_nfsp 250 it, eta 10, uniform, $target=$r" \
       --checkpoint average_policy.pt --output ${out}_average_policy_table.json
-    $PY -m research.reservoir_average $r --output ${out}_reservoir.json
+    [ $target = network ] && split=(--iterates runs/leduc_nash_nfsp_eta10_s{0,1,2}) \
+      || split=()  # the same own network as nfsp_eta10's runs, every iterate kept
+    $PY -m research.reservoir_average $r "${split[@]}" --output ${out}_reservoir.json
   done
 }
 
