@@ -52,12 +52,27 @@ def tabular_average(rows_x: np.ndarray, rows_p: np.ndarray, views) -> tuple[np.n
     return total / np.maximum(count, 1)[:, None], count
 
 
+def _game_of(ck: Path):
+    """(game, tree, exploit) of the run folder whose checkpoints are ``ck``: exploit(p)
+    is the exact exploitability of probs p[I, A] over ``tree.views``."""
+    from isz.evaluation.exploitability import exploitability, game_tree
+    from isz.nn.checkpoint import checkpoint_game, load_checkpoint
+
+    game = checkpoint_game(load_checkpoint(ck / "last.pt"))
+    tree = game_tree(game)
+    index = {v.key: i for i, v in enumerate(tree.views)}
+
+    def exploit(p: np.ndarray) -> float:
+        return exploitability(game, lambda v: p[index[v.key]]).exploitability
+
+    return game, tree, exploit
+
+
 def run_reservoir(run: Path, iterates: Path | None = None, draws: int = 3,
                   start: int = 10) -> dict:
     """{"run", "rows", "network", "tabular", "unseen", "sets"} for one run folder, and
     `sampling_split`'s figures with ``iterates``."""
-    from isz.evaluation.exploitability import exploitability, game_tree
-    from isz.nn.checkpoint import checkpoint_game, load_checkpoint, load_model
+    from isz.nn.checkpoint import load_model
     from isz.training.average_policy import FILE
     from isz.training.reservoir import ReservoirBuffer
     from research.iterate_averages import network_policies
@@ -67,19 +82,13 @@ def run_reservoir(run: Path, iterates: Path | None = None, draws: int = 3,
     if not files or not (ck / FILE).exists():
         raise IszError(f"{ck}: no reservoir-<n>.npz and {FILE} (train with "
                        "trainer.average_policy_from > 0)")
-    game = checkpoint_game(load_checkpoint(ck / "last.pt"))
-    tree = game_tree(game)
-    index = {v.key: i for i, v in enumerate(tree.views)}
+    game, tree, exploit = _game_of(ck)
     res = ReservoirBuffer.load(files[-1])
     n = len(res)
     mean, count = tabular_average(res.arrays["tensors"][:n].reshape(n, -1),
                                   res.arrays["policies"][:n], tree.views)
     net = network_policies(load_model(ck / FILE, game)[0], tree.views, game)
     tab = np.where(count[:, None] > 0, mean, net)
-
-    def exploit(p: np.ndarray) -> float:
-        return exploitability(game, lambda v: p[index[v.key]]).exploitability
-
     out = {"run": str(run), "rows": n, "network": exploit(net), "tabular": exploit(tab),
            "unseen": int((count == 0).sum()), "sets": len(tree.views)}
     if iterates is not None:
@@ -104,8 +113,7 @@ def play_reach(tree, probs: np.ndarray) -> np.ndarray:
 def sampling_split(iterates: Path, count: np.ndarray, draws: int, start: int = 10) -> dict:
     """{"play_weighted", "resampled", "resampled_x10"} for the run ``iterates`` (every
     iterate kept) and a reservoir's rows per set ``count``."""
-    from isz.evaluation.exploitability import exploitability, game_tree
-    from isz.nn.checkpoint import checkpoint_game, load_checkpoint, load_model
+    from isz.nn.checkpoint import load_model
     from research.average_checkpoints import numbered
     from research.iterate_averages import network_policies
 
@@ -115,9 +123,10 @@ def sampling_split(iterates: Path, count: np.ndarray, draws: int, start: int = 1
     if len(its) != max(found, default=0) - start + 1 or not its:
         raise IszError(f"{ck}: needs iter-<n>.pt of every iteration from {start} "
                        "(train with trainer.checkpoint_every=1)")
-    game = checkpoint_game(load_checkpoint(ck / "last.pt"))
-    tree = game_tree(game)
-    index = {v.key: i for i, v in enumerate(tree.views)}
+    game, tree, exploit = _game_of(ck)
+    if len(tree.views) != len(count):
+        raise IszError(f"{ck}: its game has {len(tree.views)} information sets, the "
+                       f"reservoir's {len(count)}: the iterates of another game")
     probs = np.stack([network_policies(load_model(found[i], game)[0], tree.views, game)
                       for i in its])  # [T, I, A]
     w = np.stack([play_reach(tree, p) for p in probs])  # [T, I]
@@ -125,10 +134,6 @@ def sampling_split(iterates: Path, count: np.ndarray, draws: int, start: int = 1
     seen = w.sum(0) > 0
     exact = np.where(seen[:, None], np.einsum("ti,tia->ia", w, probs)
                      / np.maximum(w.sum(0), 1e-300)[:, None], legal / legal.sum(1, keepdims=True))
-
-    def exploit(p: np.ndarray) -> float:
-        return exploitability(game, lambda v: p[index[v.key]]).exploitability
-
     rng = np.random.default_rng(0)
     out = {"iterates": str(iterates), "play_weighted": exploit(exact)}
     for name, k in (("resampled", 1), ("resampled_x10", 10)):
