@@ -43,19 +43,12 @@ def network_policies(model, views, game) -> np.ndarray:
         return torch.softmax(logits.double(), dim=-1).numpy()
 
 
-def run_averages(run: Path, starts: list[int], powers: tuple[float, ...] = (),
-                 until: int | None = None) -> dict:
-    """{"last": e, "by_start": {S: {"reach", "logit", "weights", "reach t^a" for each
-    power a}}} for one run, over its iterates up to ``until`` (default: its last)."""
+def game_of(ck: Path):
+    """(game, tree, exploit) of the run whose checkpoints folder is ``ck``: exploit(p)
+    is the exact exploitability of probs p[I, A] over ``tree.views``."""
     from isz.evaluation.exploitability import exploitability, game_tree
-    from isz.nn.average import accumulate
-    from isz.nn.checkpoint import checkpoint_game, load_checkpoint, load_model
-    from research.average_checkpoints import numbered
+    from isz.nn.checkpoint import checkpoint_game, load_checkpoint
 
-    ck = Path(run) / "checkpoints"
-    found = numbered(ck)
-    if not found:
-        raise IszError(f"{ck}: no iter-<n>.pt (train with trainer.checkpoint_every=1)")
     game = checkpoint_game(load_checkpoint(ck / "last.pt"))
     tree = game_tree(game)
     index = {v.key: i for i, v in enumerate(tree.views)}
@@ -63,6 +56,22 @@ def run_averages(run: Path, starts: list[int], powers: tuple[float, ...] = (),
     def exploit(p: np.ndarray) -> float:
         return exploitability(game, lambda v: p[index[v.key]]).exploitability
 
+    return game, tree, exploit
+
+
+def run_averages(run: Path, starts: list[int], powers: tuple[float, ...] = (),
+                 until: int | None = None) -> dict:
+    """{"last": e, "by_start": {S: {"reach", "logit", "weights", "reach t^a" for each
+    power a}}} for one run, over its iterates up to ``until`` (default: its last)."""
+    from isz.nn.average import accumulate
+    from isz.nn.checkpoint import load_model
+    from research.average_checkpoints import numbered
+
+    ck = Path(run) / "checkpoints"
+    found = numbered(ck)
+    if not found:
+        raise IszError(f"{ck}: no iter-<n>.pt (train with trainer.checkpoint_every=1)")
+    game, tree, exploit = game_of(ck)
     last_it = max(found) if until is None else until
     missing = [i for i in range(min(starts), last_it + 1) if i not in found]
     if missing:

@@ -52,22 +52,6 @@ def tabular_average(rows_x: np.ndarray, rows_p: np.ndarray, views) -> tuple[np.n
     return total / np.maximum(count, 1)[:, None], count
 
 
-def _game_of(ck: Path):
-    """(game, tree, exploit) of the run folder whose checkpoints are ``ck``: exploit(p)
-    is the exact exploitability of probs p[I, A] over ``tree.views``."""
-    from isz.evaluation.exploitability import exploitability, game_tree
-    from isz.nn.checkpoint import checkpoint_game, load_checkpoint
-
-    game = checkpoint_game(load_checkpoint(ck / "last.pt"))
-    tree = game_tree(game)
-    index = {v.key: i for i, v in enumerate(tree.views)}
-
-    def exploit(p: np.ndarray) -> float:
-        return exploitability(game, lambda v: p[index[v.key]]).exploitability
-
-    return game, tree, exploit
-
-
 def run_reservoir(run: Path, iterates: Path | None = None, draws: int = 3,
                   start: int = 10) -> dict:
     """{"run", "rows", "network", "tabular", "unseen", "sets"} for one run folder, and
@@ -75,14 +59,14 @@ def run_reservoir(run: Path, iterates: Path | None = None, draws: int = 3,
     from isz.nn.checkpoint import load_model
     from isz.training.average_policy import FILE
     from isz.training.reservoir import ReservoirBuffer
-    from research.iterate_averages import network_policies
+    from research.iterate_averages import game_of, network_policies
 
     ck = Path(run) / "checkpoints"
     files = sorted(ck.glob("reservoir-*.npz"))
     if not files or not (ck / FILE).exists():
         raise IszError(f"{ck}: no reservoir-<n>.npz and {FILE} (train with "
                        "trainer.average_policy_from > 0)")
-    game, tree, exploit = _game_of(ck)
+    game, tree, exploit = game_of(ck)
     res = ReservoirBuffer.load(files[-1])
     n = len(res)
     mean, count = tabular_average(res.arrays["tensors"][:n].reshape(n, -1),
@@ -115,7 +99,7 @@ def sampling_split(iterates: Path, count: np.ndarray, draws: int, start: int = 1
     iterate kept) and a reservoir's rows per set ``count``."""
     from isz.nn.checkpoint import load_model
     from research.average_checkpoints import numbered
-    from research.iterate_averages import network_policies
+    from research.iterate_averages import game_of, network_policies
 
     ck = Path(iterates) / "checkpoints"
     found = numbered(ck)
@@ -123,7 +107,7 @@ def sampling_split(iterates: Path, count: np.ndarray, draws: int, start: int = 1
     if len(its) != max(found, default=0) - start + 1 or not its:
         raise IszError(f"{ck}: needs iter-<n>.pt of every iteration from {start} "
                        "(train with trainer.checkpoint_every=1)")
-    game, tree, exploit = _game_of(ck)
+    game, tree, exploit = game_of(ck)
     if len(tree.views) != len(count):
         raise IszError(f"{ck}: its game has {len(tree.views)} information sets, the "
                        f"reservoir's {len(count)}: the iterates of another game")
