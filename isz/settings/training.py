@@ -14,6 +14,11 @@ from isz.settings import search as s
 from isz.settings.core import Group, Rule, Setting
 from isz.types import IszError
 
+# trainer.average_policy_weight: iteration t's rows weigh t^power: t^0 (NFSP), t^0.5, t^1
+# (linear CFR); a lower power remembers longer, so a cycling last iterate moves the
+# average less. The setting's choices are this table's names.
+AVERAGE_POLICY_POWERS = {"uniform": 0.0, "sqrt": 0.5, "linear": 1.0}
+
 
 def _agent_names() -> list[str]:
     from isz.agents import agent_names
@@ -176,7 +181,7 @@ TRAINER = Group("trainer", "Learning, evaluation, checkpoints, actors", [
             "iteration", lo=1),
     Setting("average_policy_weight", str, "uniform", "weight of iteration t's positions in "
             "the average policy: uniform (NFSP, fictitious play), sqrt (t^0.5) or linear (t, as "
-            "linear CFR: the early policies fade)", choices=("uniform", "sqrt", "linear")),
+            "linear CFR: the early policies fade)", choices=tuple(AVERAGE_POLICY_POWERS)),
     Setting("average_policy_target", str, "search", "what the average policy learns at each "
             "played position: search (the policy the move was drawn from, as NFSP) or network "
             "(the run's network's policy after that iteration's training: the average of the "

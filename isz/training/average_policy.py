@@ -36,14 +36,12 @@ import torch
 from isz.nn.model import ModelConfig, PolicyValueNet, build_model
 from isz.progress import Progress
 from isz.selfplay.records import Positions
+from isz.settings.training import AVERAGE_POLICY_POWERS as POWERS
 from isz.training.learner import make_optimizer, train_steps
 from isz.training.reservoir import ReservoirBuffer
 
 _SALT = 0xA7E2  # its generator's stream, apart from the run's own
 FILE = "average_policy.pt"
-# iteration t's rows weigh t^power: t^0 (NFSP), t^0.5, t^1 (linear CFR); a lower power
-# remembers longer, so a cycling last iterate moves the average less
-POWERS = {"uniform": 0.0, "sqrt": 0.5, "linear": 1.0}
 
 
 def _generator(seed: int) -> np.random.Generator:

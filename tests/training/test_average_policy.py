@@ -128,15 +128,6 @@ def test_iteration_t_offers_its_rows_weighted_t_to_the_power(weighting, power):
     assert offered == [(4, pytest.approx(4 ** power)), (4, pytest.approx(9 ** power))]
 
 
-def test_every_declared_weighting_has_its_weight():
-    """The setting's choices and `POWERS` name the same weightings."""
-    from isz.settings.training import TRAINER
-    from isz.training.average_policy import POWERS
-
-    declared = next(s for s in TRAINER if s.name == "average_policy_weight")
-    assert set(declared.choices) == set(POWERS)
-
-
 def _cfg(run_dir: Path, iterations: int = 4, start: int = 2) -> TrainConfig:
     cfg = kuhn_mirror_cfg(run_dir, iterations)
     cfg.trainer.average_policy_from = start
