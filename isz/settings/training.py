@@ -187,6 +187,10 @@ TRAINER = Group("trainer", "Learning, evaluation, checkpoints, actors", [
             "(the run's network's policy after that iteration's training: the average of the "
             "network iterates, without the search's per-visit noise)",
             choices=("search", "network")),
+    Setting("average_policy_polish", int, 0, "after the last iteration's steps, the average "
+            "policy takes this many more gradient steps on its final reservoir with a fresh "
+            "optimizer whose learning rate runs the run's schedule over them (a restart: "
+            "online it met the last rows at the schedule's end); 0: off", lo=0),
     Setting("continue_from", str, None, "a new run folder starts where another run's last.pt "
             "left off (weights, optimizer, schedule, buffer, counters, RNG); ignored once "
             "this folder has its own last.pt", null="a fresh start"),
@@ -292,6 +296,10 @@ TRAIN_RULES = (
          "instead of the information set's",
          lambda c: c.trainer.average_policy_from and c.selfplay.all_hands,
          ("trainer.average_policy_from", "selfplay.all_hands")),
+    Rule("trainer.average_policy_polish needs trainer.average_policy_from > 0: there is no "
+         "average policy to polish",
+         lambda c: c.trainer.average_policy_polish and not c.trainer.average_policy_from,
+         ("trainer.average_policy_polish", "trainer.average_policy_from")),
 )
 
 

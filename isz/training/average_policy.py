@@ -89,6 +89,18 @@ class AveragePolicy:
         out["average_policy/offered"] = float(self.reservoir.total_added)
         return out
 
+    def polish(self, tcfg, device, progress: Progress) -> dict[str, float]:
+        """``trainer.average_policy_polish`` more gradient steps on the reservoir as it
+        stands, by a fresh optimizer whose schedule spans just them (the run's learning
+        rate, then its decay); the mean losses as ``average_policy/polish_<term>``. The
+        run's last iteration calls it, so a resume repeats it from the same state."""
+        opt, sched = make_optimizer(self.model, tcfg.lr, tcfg.weight_decay,
+                                    tcfg.average_policy_polish, tcfg.lr_schedule)
+        means = train_steps(self.model, opt, sched,
+                            lambda: self.reservoir.sample(tcfg.batch_size, self.rng),
+                            tcfg.average_policy_polish, device, tcfg, progress)
+        return {f"average_policy/polish_{k}": v for k, v in means.items()}
+
     def state(self, reservoir_file: str) -> dict:
         """What ``last.pt`` keeps of it (the reservoir itself is ``reservoir_file``)."""
         return {"state": self.model.state_dict(), "optimizer": self.optimizer.state_dict(),

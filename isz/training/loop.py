@@ -85,13 +85,17 @@ def _learn(st, cfg: TrainConfig, device, progress: Progress) -> dict[str, float]
 
 def _learn_average_policy(st, t, pos, it: int, device, log: RunLogger) -> dict[str, float]:
     """Offer this iteration's positions to the average policy's reservoir and train it
-    (started from a copy of the network the first time)."""
+    (started from a copy of the network the first time; polished on the last)."""
     if st.average_policy is None:
         st.average_policy = AveragePolicy.start(st.model, t, it)
     net = st.model if t.average_policy_target == "network" else None
     st.average_policy.add(pos, it, t.average_policy_weight, network=net, device=device)
     with log.step(f"average policy {it}", t.average_policy_steps, "steps") as bar:
-        return st.average_policy.learn(t, device, bar)
+        out = st.average_policy.learn(t, device, bar)
+    if it == t.iterations and t.average_policy_polish:
+        with log.step("average policy polish", t.average_policy_polish, "steps") as bar:
+            out.update(st.average_policy.polish(t, device, bar))
+    return out
 
 
 def mirror_alpha_at(cfg: TrainConfig, it: int) -> float:

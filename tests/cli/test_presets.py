@@ -98,3 +98,16 @@ def test_leduc_nash_nfsp_is_leduc_nash_average_with_the_average_policy():
                                "iterations": 250, "eval_every": 25}
     assert {k: v for k, v in nfsp.items() if k != "trainer"} == \
         {k: v for k, v in base.items() if k != "trainer"}
+
+
+def test_leduc_nash_nfsp_iterates_is_the_measured_recipe():
+    """leduc_nash_nfsp_iterates is leduc_nash_nfsp with eta 10 and a uniform average of the
+    network iterates from a 2,000,000-row reservoir, polished 8,000 steps at the end."""
+    base, it = _composed("leduc_nash_nfsp"), _composed("leduc_nash_nfsp_iterates")
+    assert it["search"] == {**base["search"], "mirror_eta": 10}
+    assert it["trainer"] == {**base["trainer"], "average_policy_weight": "uniform",
+                             "average_policy_target": "network",
+                             "average_policy_buffer": 2_000_000,
+                             "average_policy_polish": 8000}
+    assert {k: v for k, v in it.items() if k not in ("search", "trainer")} == \
+        {k: v for k, v in base.items() if k not in ("search", "trainer")}

@@ -15,6 +15,7 @@ import torch
 
 from isz import IszError, make_game
 from isz.nn import ModelConfig, build_model, load_checkpoint
+from isz.progress import Progress
 from isz.selfplay.records import Positions
 from isz.training import loop
 from isz.training.average_policy import AveragePolicy
@@ -252,4 +253,40 @@ def test_bad_average_policy_target_is_named(tmp_path):
     cfg = _cfg(tmp_path)
     cfg.trainer.average_policy_target = "played"
     with pytest.raises(IszError, match="trainer.average_policy_target.*'played'.*search, network"):
+        validate(cfg)
+
+
+def test_polish_is_the_final_state_trained_on_with_a_fresh_schedule(tmp_path):
+    """``trainer.average_policy_polish=N``: the run's last iteration ends with N more steps
+    on the final reservoir by a fresh optimizer. Its average network is exactly the
+    unpolished run's final average state (as last.pt keeps it) polished N steps, and the
+    run's own network is unchanged to the bit."""
+    plain, polished = _cfg(tmp_path / "plain"), _cfg(tmp_path / "polished")
+    polished.trainer.average_policy_polish = 20
+    for cfg in (plain, polished):
+        loop.train(cfg)
+    ck = {n: tmp_path / n / "checkpoints" for n in ("plain", "polished")}
+    last = {n: load_checkpoint(ck[n] / "last.pt") for n in ck}
+    assert _equal(last["plain"]["model"], last["polished"]["model"])
+    got = load_checkpoint(ck["polished"] / "average_policy.pt")["model"]
+    unpolished = load_checkpoint(ck["plain"] / "average_policy.pt")["model"]
+    assert not _equal(got, unpolished)
+
+    game = make_game("kuhn_poker")
+    avg = AveragePolicy.restore(last["plain"]["extra"]["average_policy"], game,
+                                ModelConfig.from_dict(last["plain"]["model_config"]),
+                                polished.trainer, torch.device("cpu"), ck["plain"])
+    losses = avg.polish(polished.trainer, torch.device("cpu"),
+                        Progress("polish", 20, "steps", enabled=False))
+    assert _equal(avg.model.state_dict(), got)
+    key = "average_policy/polish_policy"
+    final = read_metrics(tmp_path / "polished" / "metrics.jsonl")[-1]
+    assert final[key] == pytest.approx(losses[key])
+    assert key not in read_metrics(tmp_path / "plain" / "metrics.jsonl")[-1]
+
+
+def test_polish_without_an_average_policy_is_named(tmp_path):
+    cfg = _cfg(tmp_path, start=0)
+    cfg.trainer.average_policy_polish = 10
+    with pytest.raises(IszError, match="average_policy_polish needs trainer.average_policy_from"):
         validate(cfg)
