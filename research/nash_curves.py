@@ -211,8 +211,9 @@ def draw_png(path: Path, runs: list[dict], cfr: dict, game_name: str) -> None:
                title=f"{game_name}: exploitability during training (NashConv / 2, chips)")
         ax.grid(alpha=0.3, which="both")
     handles, labels = panels[0].get_legend_handles_labels()
-    fig.legend(handles, labels, loc="lower center", ncol=2, fontsize=9, frameon=False)
-    fig.tight_layout(rect=(0, 0.06 + 0.03 * ((len(labels) - 1) // 2), 1, 1))
+    # one column: two columns of these long labels ran past the figure's edges
+    fig.legend(handles, labels, loc="lower center", ncol=1, fontsize=9, frameon=False)
+    fig.tight_layout(rect=(0, 0.02 + 0.032 * len(labels), 1, 1))
     fig.savefig(path, format="png")
     plt.close(fig)
 

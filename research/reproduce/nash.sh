@@ -19,6 +19,9 @@
 #            every iterate kept, and the exact averages of those iterates
 #   nfsp_target: eta 10 with a uniform average network fitted to the search's policies
 #            or to the network's (trainer.average_policy_target), and their reservoirs
+#   nfsp_iterates: leduc_nash_nfsp_iterates (eta 10, uniform average of the network
+#            iterates, 2,000,000-row reservoir, polish 8,000) on training seeds 0-2 made
+#            unpolished, polished after the fact, and the preset as is on seed 3
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 source research/reproduce/sections.sh
@@ -411,4 +414,30 @@ nfsp_target() {  # eta 10, uniform weighting, the average network fitted to the 
   done
 }
 
-run_sections "search first_runs equal_time recipes targets nfsp nfsp_long nfsp_sqrt nfsp_cw nfsp_eta10 nfsp_target" "$@"
+nfsp_iterates() {  # leduc_nash_nfsp_iterates: seeds 0-2 without the polish (their
+  # average networks and reservoirs), the same runs polished after the fact (bit for bit
+  # the preset's), and the preset as is on training seed 3; the curve of seed 3 (run alone)
+  local r="runs/leduc_nash_nfsp_iterates_s[012]" out=docs/results/nash/leduc_nash_nfsp_iterates
+  for s in 0 1 2; do
+    $PY scripts/train.py experiment=leduc_nash_nfsp_iterates trainer.average_policy_polish=0 \
+      trainer.seed=$s experiment.run_dir=runs/leduc_nash_nfsp_iterates_s$s logger.progress=false
+  done
+  $PY -m research.nash_table --run "unpolished=$r" --checkpoint average_policy.pt \
+    --output ${out}_unpolished_table.json
+  $PY -m research.reservoir_average $r --output ${out}_reservoir.json
+  $PY -m research.polish_average $r --steps 8000 --name average_policy_polish8000 \
+    -- experiment=leduc_nash_nfsp_iterates
+  $PY -m research.nash_table --run "polished=$r" --checkpoint average_policy_polish8000.pt \
+    --output ${out}_polished_table.json
+  $PY scripts/train.py experiment=leduc_nash_nfsp_iterates trainer.seed=3 logger.progress=false
+  $PY -m research.nash_table --run "the preset, seed 3=runs/leduc_nash_nfsp_iterates" \
+    --checkpoint average_policy.pt --output ${out}_s3_table.json
+  $PY -m research.nash_curves --game leduc_poker \
+    --include "docs/results/nash/leduc_nash_nfsp_250_curves.json#nfsp 250 it (seed 0): average policy" \
+    --cfr-from docs/results/nash/leduc_nash_curves.json \
+    --run "leduc_nash_nfsp_iterates (seed 3): last iterate=runs/leduc_nash_nfsp_iterates" \
+    --run "leduc_nash_nfsp_iterates (seed 3): average policy=runs/leduc_nash_nfsp_iterates#average_policy" \
+    --output ${out}_curves --png ${out}_curves.png
+}
+
+run_sections "search first_runs equal_time recipes targets nfsp nfsp_long nfsp_sqrt nfsp_cw nfsp_eta10 nfsp_target nfsp_iterates" "$@"
