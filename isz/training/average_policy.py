@@ -81,9 +81,8 @@ class AveragePolicy:
     def learn(self, tcfg, device, progress: Progress) -> dict[str, float]:
         """``trainer.average_policy_steps`` gradient steps on reservoir batches; the
         mean losses as ``average_policy/<term>``."""
-        means = train_steps(self.model, self.optimizer, self.scheduler,
-                            lambda: self.reservoir.sample(tcfg.batch_size, self.rng),
-                            tcfg.average_policy_steps, device, tcfg, progress)
+        means = self._steps(self.optimizer, self.scheduler, tcfg.average_policy_steps,
+                            tcfg, device, progress)
         out = {f"average_policy/{k}": v for k, v in means.items()}
         out["average_policy/reservoir_size"] = float(len(self.reservoir))
         out["average_policy/offered"] = float(self.reservoir.total_added)
@@ -94,12 +93,17 @@ class AveragePolicy:
         stands, by a fresh optimizer whose schedule spans just them (the run's learning
         rate, then its decay); the mean losses as ``average_policy/polish_<term>``. The
         run's last iteration calls it, so a resume repeats it from the same state."""
-        opt, sched = make_optimizer(self.model, tcfg.lr, tcfg.weight_decay,
-                                    tcfg.average_policy_polish, tcfg.lr_schedule)
-        means = train_steps(self.model, opt, sched,
-                            lambda: self.reservoir.sample(tcfg.batch_size, self.rng),
-                            tcfg.average_policy_polish, device, tcfg, progress)
+        n = tcfg.average_policy_polish
+        opt, sched = make_optimizer(self.model, tcfg.lr, tcfg.weight_decay, n,
+                                    tcfg.lr_schedule)
+        means = self._steps(opt, sched, n, tcfg, device, progress)
         return {f"average_policy/polish_{k}": v for k, v in means.items()}
+
+    def _steps(self, opt, sched, n: int, tcfg, device, progress: Progress) -> dict[str, float]:
+        """``n`` steps of the run's loss on reservoir batches drawn by its own generator."""
+        return train_steps(self.model, opt, sched,
+                           lambda: self.reservoir.sample(tcfg.batch_size, self.rng),
+                           n, device, tcfg, progress)
 
     def state(self, reservoir_file: str) -> dict:
         """What ``last.pt`` keeps of it (the reservoir itself is ``reservoir_file``)."""
