@@ -191,6 +191,12 @@ TRAINER = Group("trainer", "Learning, evaluation, checkpoints, actors", [
             "policy takes this many more gradient steps on its final reservoir with a fresh "
             "optimizer whose learning rate runs the run's schedule over them (a restart: "
             "online it met the last rows at the schedule's end); 0: off", lo=0),
+    Setting("average_policy_games", int, 0, "the average policy learns, instead of self-play's "
+            "positions, the network's own decisions in this many extra games per iteration in "
+            "which one seat (in turn) plays the network's policy and the others play uniformly "
+            "at random: a fixed opponent makes each iterate's rows at an information set come "
+            "in proportion to its own reach (fictitious self-play's average); 0: self-play's "
+            "positions", lo=0),
     Setting("continue_from", str, None, "a new run folder starts where another run's last.pt "
             "left off (weights, optimizer, schedule, buffer, counters, RNG); ignored once "
             "this folder has its own last.pt", null="a fresh start"),
@@ -296,6 +302,12 @@ TRAIN_RULES = (
          "instead of the information set's",
          lambda c: c.trainer.average_policy_from and c.selfplay.all_hands,
          ("trainer.average_policy_from", "selfplay.all_hands")),
+    Rule("trainer.average_policy_games needs trainer.average_policy_from > 0 and "
+         "trainer.average_policy_target=network: its rows carry the network's own policy",
+         lambda c: c.trainer.average_policy_games and not (
+             c.trainer.average_policy_from and c.trainer.average_policy_target == "network"),
+         ("trainer.average_policy_games", "trainer.average_policy_from",
+          "trainer.average_policy_target")),
     Rule("trainer.average_policy_polish needs trainer.average_policy_from > 0: there is no "
          "average policy to polish",
          lambda c: c.trainer.average_policy_polish and not c.trainer.average_policy_from,

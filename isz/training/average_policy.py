@@ -15,7 +15,10 @@ average that fictitious play and CFR converge with, where the last iterate may c
 ``trainer.average_policy_target=network`` a row's target is instead the run's
 network's policy at it, after the iteration's training (iteration t's network, as
 ``iter-<t>.pt`` keeps it): the reservoir then samples the network iterates, smooth
-where a rarely reached information set has only a few noisy search policies.
+where a rarely reached information set has only a few noisy search policies. With
+``trainer.average_policy_games=G`` the rows come instead from G extra games an
+iteration in which the network plays one seat and the others move uniformly at
+random (`isz.training.solo_games`): rows in proportion to the network's own reach.
 
 The average network starts as a copy of the run's network at iteration S and is
 written as ``checkpoints/average_policy.pt``, a checkpoint like any other. It
@@ -39,6 +42,7 @@ from isz.selfplay.records import Positions
 from isz.settings.training import AVERAGE_POLICY_POWERS as POWERS
 from isz.training.learner import make_optimizer, train_steps
 from isz.training.reservoir import ReservoirBuffer
+from isz.training.solo_games import solo_positions
 
 _SALT = 0xA7E2  # its generator's stream, apart from the run's own
 FILE = "average_policy.pt"
@@ -77,6 +81,15 @@ class AveragePolicy:
         if network is not None:
             rows.policies = policies_at(network, rows, device)
         self.reservoir.add(rows, self.rng, float(iteration) ** POWERS[weighting])
+
+    def play(self, game, network: PolicyValueNet, games: int, iteration: int,
+             weighting: str, device) -> int:
+        """Offer the network's rows of ``games`` games against uniform opponents
+        (`solo_positions`, drawn from its own generator), each weighted as in `add`
+        (``trainer.average_policy_games``); the number of rows."""
+        rows = solo_positions(game, network, games, self.rng, device)
+        self.reservoir.add(rows, self.rng, float(iteration) ** POWERS[weighting])
+        return len(rows)
 
     def learn(self, tcfg, device, progress: Progress) -> dict[str, float]:
         """``trainer.average_policy_steps`` gradient steps on reservoir batches; the

@@ -83,13 +83,19 @@ def _learn(st, cfg: TrainConfig, device, progress: Progress) -> dict[str, float]
     return out
 
 
-def _learn_average_policy(st, t, pos, it: int, device, log: RunLogger) -> dict[str, float]:
-    """Offer this iteration's positions to the average policy's reservoir and train it
-    (started from a copy of the network the first time; polished on the last)."""
+def _learn_average_policy(st, t, game, pos, it: int, device,
+                          log: RunLogger) -> dict[str, float]:
+    """Offer this iteration's positions (or the rows of its own games) to the average
+    policy's reservoir and train it (started from a copy of the network the first time;
+    polished on the last)."""
     if st.average_policy is None:
         st.average_policy = AveragePolicy.start(st.model, t, it)
-    net = st.model if t.average_policy_target == "network" else None
-    st.average_policy.add(pos, it, t.average_policy_weight, network=net, device=device)
+    if t.average_policy_games:
+        st.average_policy.play(game, st.model, t.average_policy_games, it,
+                               t.average_policy_weight, device)
+    else:
+        net = st.model if t.average_policy_target == "network" else None
+        st.average_policy.add(pos, it, t.average_policy_weight, network=net, device=device)
     with log.step(f"average policy {it}", t.average_policy_steps, "steps") as bar:
         out = st.average_policy.learn(t, device, bar)
     if it == t.iterations and t.average_policy_polish:
@@ -197,7 +203,7 @@ def _iterate(cfg: TrainConfig, game, st, device, log: RunLogger, source) -> dict
         with log.step(f"training {it}", t.steps_per_iteration, "steps") as bar:
             scalars.update(_learn(st, cfg, device, bar))
         if t.average_policy_from and it >= t.average_policy_from:
-            scalars.update(_learn_average_policy(st, t, pos, it, device, log))
+            scalars.update(_learn_average_policy(st, t, game, pos, it, device, log))
         if st.magnet is not None and it % cfg.search.magnet_every == 0:
             st.snapshot_magnet(it)  # the magnet of the next magnet_every iterations
         if t.average_from and it >= t.average_from:

@@ -290,3 +290,50 @@ def test_polish_without_an_average_policy_is_named(tmp_path):
     cfg.trainer.average_policy_polish = 10
     with pytest.raises(IszError, match="average_policy_polish needs trainer.average_policy_from"):
         validate(cfg)
+
+
+def test_own_games_feed_the_average_and_leave_training_alone(tmp_path, monkeypatch):
+    """``trainer.average_policy_games=G``: each iteration offers the network seat's rows of
+    G games of its own against uniform play (every row one of the iterates' policies at
+    it), not self-play's positions; the run's own network trains to the bit as without
+    them, and a run stopped and resumed writes the same average network."""
+    from isz.nn import load_model
+
+    def cfg(run):
+        c = _cfg(run)
+        c.trainer.average_policy_target = "network"
+        c.trainer.average_policy_games = 30
+        return c
+
+    loop.train(cfg(tmp_path / "games"))
+    loop.train(_cfg(tmp_path / "selfplay"))
+    ck = tmp_path / "games" / "checkpoints"
+    assert _equal(load_checkpoint(ck / "last.pt")["model"],
+                  load_checkpoint(tmp_path / "selfplay" / "checkpoints" / "last.pt")["model"])
+    offered = [m["average_policy/offered"] for m in read_metrics(tmp_path / "games" /
+                                                                "metrics.jsonl")[1:]]
+    per_it = np.diff([0, *offered])
+    assert np.all((per_it >= 30) & (per_it <= 60)), per_it  # Kuhn: 1-2 own moves a game
+    res = ReservoirBuffer.load(next(ck.glob("reservoir-*.npz")))
+    x = torch.from_numpy(res.arrays["tensors"][:len(res)])
+    m = torch.from_numpy(res.arrays["masks"][:len(res)])
+    got = res.arrays["policies"][:len(res)]
+    iterates = [load_model(ck / f"iter-{i:06d}.pt")[0].predict(x, m)[0].numpy()
+                for i in (2, 3, 4)]
+    assert np.stack([np.abs(got - p).max(axis=1) < 1e-5 for p in iterates]).any(axis=0).all()
+
+    run = tmp_path / "resumed"
+    train_stopped_after(monkeypatch, cfg(run), saves=3)
+    loop.train(cfg(run))
+    assert _equal(load_checkpoint(run / "checkpoints" / "average_policy.pt")["model"],
+                  load_checkpoint(ck / "average_policy.pt")["model"])
+
+
+@pytest.mark.parametrize("start,target", [(0, "network"), (2, "search")])
+def test_own_games_without_a_network_target_average_are_named(tmp_path, start, target):
+    cfg = _cfg(tmp_path, start=start)
+    cfg.trainer.average_policy_target = target
+    cfg.trainer.average_policy_games = 10
+    with pytest.raises(IszError, match="average_policy_games needs trainer.average_policy_from"
+                                       " > 0 and trainer.average_policy_target=network"):
+        validate(cfg)

@@ -1,0 +1,50 @@
+"""research.replay_average: a finished run's average network re-learned from its saved
+iterates with ``trainer.average_policy_games`` is the one a run trained with it writes."""
+
+from __future__ import annotations
+
+import pytest
+import torch
+
+from isz import IszError
+from isz.nn import load_checkpoint, load_model
+from isz.training import loop
+from research import replay_average
+from tests.training.kuhn_mirror import kuhn_mirror_cfg
+
+
+def _cfg(run, games: int = 0, polish: int = 0):
+    cfg = kuhn_mirror_cfg(run, 3)
+    cfg.trainer.average_policy_from = 2
+    cfg.trainer.average_policy_steps = 8
+    cfg.trainer.average_policy_buffer = 40
+    cfg.trainer.average_policy_target = "network"
+    cfg.trainer.average_policy_games = games
+    cfg.trainer.average_policy_polish = polish
+    return cfg
+
+
+def test_replaying_a_run_gives_the_network_a_run_with_own_games_writes(tmp_path):
+    plain, games = _cfg(tmp_path / "plain"), _cfg(tmp_path / "games", games=25, polish=6)
+    for cfg in (plain, games):
+        loop.train(cfg)
+    losses = replay_average.replay_run(tmp_path / "plain", games.trainer, "g25")
+    assert "average_policy/polish_policy" in losses
+    got = load_checkpoint(tmp_path / "plain" / "checkpoints" / "g25.pt")["model"]
+    want = load_checkpoint(tmp_path / "games" / "checkpoints" / "average_policy.pt")["model"]
+    assert got.keys() == want.keys() and all(torch.equal(got[k], want[k]) for k in got)
+    plain_avg = load_checkpoint(tmp_path / "plain" / "checkpoints" / "average_policy.pt")
+    assert not all(torch.equal(got[k], plain_avg["model"][k]) for k in got)
+    load_model(tmp_path / "plain" / "checkpoints" / "g25.pt")  # a checkpoint like any other
+
+
+def test_bad_runs_and_arguments_are_named(tmp_path):
+    cfg = _cfg(tmp_path / "run")
+    cfg.trainer.keep_last = 1  # iter-000002.pt is pruned
+    loop.train(cfg)
+    with pytest.raises(IszError, match=r"no iter-<t>.pt for iterations 2 "):
+        replay_average.replay_run(tmp_path / "run", _cfg(tmp_path / "x", games=5).trainer, "r")
+    with pytest.raises(IszError, match="average_policy_games > 0"):
+        replay_average.replay_run(tmp_path / "run", cfg.trainer, "r")
+    with pytest.raises(IszError, match="--name 'last' would overwrite"):
+        replay_average.main([str(tmp_path / "run"), "--name", "last"])
