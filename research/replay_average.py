@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+import time
 from pathlib import Path
 
 import torch
@@ -52,7 +53,7 @@ def replay_run(run: Path, tcfg, name: str) -> dict[str, float]:
                        "with trainer.checkpoint_every=1 and a trainer.keep_last that keeps "
                        "them all)")
     game = checkpoint_game(load_checkpoint(found[its[0]]))
-    cpu, avg, losses = torch.device("cpu"), None, {}
+    cpu, avg, losses, t0 = torch.device("cpu"), None, {}, time.perf_counter()
     for t in its:
         net, _ = load_model(found[t], game)
         if avg is None:
@@ -60,6 +61,10 @@ def replay_run(run: Path, tcfg, name: str) -> dict[str, float]:
         avg.play(game, net, tcfg.average_policy_games, t, tcfg.average_policy_weight, cpu)
         losses = avg.learn(tcfg, cpu, Progress(f"{run.name} {t}", tcfg.average_policy_steps,
                                                "steps"))
+        if t % 10 == 0 or t == its[-1]:  # a line a while where no bar shows
+            print(f"{run}: iteration {t}/{its[-1]}, reservoir {len(avg.reservoir)} of "
+                  f"{avg.reservoir.total_added} offered, {time.perf_counter() - t0:.0f} s",
+                  flush=True)
     if tcfg.average_policy_polish:
         losses.update(avg.polish(tcfg, cpu, Progress(f"polish {run.name}",
                                                      tcfg.average_policy_polish, "steps")))

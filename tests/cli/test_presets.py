@@ -111,3 +111,12 @@ def test_leduc_nash_nfsp_iterates_is_the_measured_recipe():
                              "average_policy_polish": 8000}
     assert {k: v for k, v in it.items() if k not in ("search", "trainer")} == \
         {k: v for k, v in base.items() if k not in ("search", "trainer")}
+
+
+def test_leduc_nash_fsp_is_the_iterates_recipe_with_own_games():
+    """leduc_nash_fsp is leduc_nash_nfsp_iterates whose average network learns from 4,000
+    games of its own an iteration against uniform play instead of self-play's positions."""
+    base, fsp = _composed("leduc_nash_nfsp_iterates"), _composed("leduc_nash_fsp")
+    assert fsp["trainer"] == {**base["trainer"], "average_policy_games": 4000}
+    assert {k: v for k, v in fsp.items() if k != "trainer"} == \
+        {k: v for k, v in base.items() if k != "trainer"}
