@@ -10,9 +10,9 @@ reservoir with a fresh optimizer, exactly as the run's last iteration would have
 ``trainer.average_policy_polish=STEPS`` (`AveragePolicy.polish`; the tests hold the
 two equal to the bit). The result is written as ``checkpoints/NAME.pt``, a copy of
 ``average_policy.pt`` with the polished weights, so `research.nash_table --checkpoint
-NAME.pt` measures it. A checkpoint does not keep the trainer's settings (learning rate,
-schedule, batch size, value weights): the hydra overrides after ``--`` give them, as
-the run's command line did.
+NAME.pt` measures it. The trainer's settings (learning rate, schedule, batch size,
+value weights) are the ones the run recorded in its ``config.yaml``, or, for a run from
+before runs recorded them, the hydra overrides after ``--`` as its command line gave them.
 """
 
 from __future__ import annotations
@@ -66,6 +66,17 @@ def trainer_config(overrides: list[str]):
     return OmegaConf.to_object(compose(conf_dir(), "train", overrides)).trainer
 
 
+def run_trainer_config(run: Path, overrides: list[str]):
+    """The trainer settings of ``run``: composed from ``overrides`` when given, else the
+    ones the run recorded (``config.yaml``); torch's CPU threads set as the run set them
+    (the thread count can change a float's last bit)."""
+    from isz.training.config import load_run_config
+
+    tcfg = trainer_config(overrides) if overrides else load_run_config(run).trainer
+    torch.set_num_threads(tcfg.torch_threads)
+    return tcfg
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     cut = argv.index("--") if "--" in argv else len(argv)
@@ -78,8 +89,8 @@ def main(argv: list[str] | None = None) -> int:
         raise IszError(f"--steps must be at least 1, got {args.steps}")
     if args.name in ("last", "best", "average", "average_policy"):
         raise IszError(f"--name {args.name!r} would overwrite the run's own checkpoint")
-    tcfg = trainer_config(argv[cut + 1:])
     for run in args.runs:
+        tcfg = run_trainer_config(run, argv[cut + 1:])
         losses = polish_run(run, tcfg, args.steps, args.name)
         print(run, {k: round(v, 4) for k, v in losses.items()}, flush=True)
     return 0

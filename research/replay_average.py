@@ -15,7 +15,8 @@ last. It supports the settings whose rows come from the network alone:
 ``trainer.average_policy_games`` (the network's own games against uniform opponents);
 self-play's positions are not saved. The tests hold the result equal to the bit to the
 average network of a run trained with the same settings. The hydra overrides after
-``--`` give the trainer settings (a checkpoint does not keep them); the result is
+``--`` give the trainer settings (without them: the run's own, from its
+``config.yaml``, which replays the run's average network as it was); the result is
 ``checkpoints/NAME.pt``, a copy of ``average_policy.pt`` (or of ``last.pt``'s network
 when the run had none) with the re-learned weights.
 """
@@ -80,7 +81,7 @@ def _span(ts: list[int]) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    from research.polish_average import trainer_config
+    from research.polish_average import run_trainer_config
 
     argv = sys.argv[1:] if argv is None else argv
     cut = argv.index("--") if "--" in argv else len(argv)
@@ -90,9 +91,8 @@ def main(argv: list[str] | None = None) -> int:
     args = p.parse_args(argv[:cut])
     if args.name in ("last", "best", "average", "average_policy"):
         raise IszError(f"--name {args.name!r} would overwrite the run's own checkpoint")
-    tcfg = trainer_config(argv[cut + 1:])
     for run in args.runs:
-        losses = replay_run(run, tcfg, args.name)
+        losses = replay_run(run, run_trainer_config(run, argv[cut + 1:]), args.name)
         print(run, {k: round(v, 4) for k, v in losses.items()}, flush=True)
     return 0
 

@@ -42,6 +42,40 @@ class TrainConfig:
     experiment: ExperimentCfg = field(default_factory=ExperimentCfg)
 
 
+CONFIG_FILE = "config.yaml"  # in a run folder: the settings it last started with
+
+
+def save_run_config(cfg: TrainConfig, run_dir: Path) -> None:
+    """Write ``cfg`` as ``run_dir/config.yaml`` (atomically, at every start or resume):
+    the settings that tools re-running part of the run (`research.polish_average`,
+    `research.replay_average`) read back with `load_run_config`."""
+    from omegaconf import OmegaConf
+
+    from isz.fs import write_atomic
+
+    text = OmegaConf.to_yaml(OmegaConf.structured(cfg))
+    write_atomic(Path(run_dir) / CONFIG_FILE, lambda f: f.write(text))
+
+
+def load_run_config(run_dir: str | Path) -> TrainConfig:
+    """The `TrainConfig` a run folder recorded (`save_run_config`); IszError when it has
+    none (a run from before config.yaml existed) or it does not fit the schema."""
+    from omegaconf import OmegaConf
+    from omegaconf.errors import OmegaConfBaseException
+
+    path = Path(run_dir) / CONFIG_FILE
+    if not path.is_file():
+        raise IszError(f"{run_dir}: no {CONFIG_FILE} (a run started before runs recorded "
+                       "their settings): give the run's hydra overrides instead")
+    try:
+        merged = OmegaConf.merge(OmegaConf.structured(TrainConfig), OmegaConf.load(path))
+        return OmegaConf.to_object(merged)
+    except (OmegaConfBaseException, ValueError) as e:
+        key = getattr(e, "full_key", None)  # OmegaConf's message runs over several lines
+        where = f" (at {key})" if key else ""
+        raise IszError(f"cannot read {path}: {str(e).splitlines()[0]}{where}") from e
+
+
 def belief_policy(b) -> str:
     """``cfg.belief.policy``, or its default (network; beliefs without one ignore it)."""
     return b.policy or "network"

@@ -36,7 +36,7 @@ from isz.selfplay.selfplay import SELFPLAY_RUN
 from isz.settings.search import PUCT_KERNEL
 from isz.training import run_state
 from isz.training.average_policy import AveragePolicy
-from isz.training.config import TrainConfig, belief_policy, belief_spec, validate
+from isz.training.config import TrainConfig, belief_policy, belief_spec, save_run_config, validate
 from isz.training.evaluation import evaluate, exploitability_of, planner_knobs
 from isz.training.learner import train_steps, value_diagnostics
 from isz.training.logging import RunLogger
@@ -154,6 +154,7 @@ def train(cfg: TrainConfig) -> dict[str, float]:
         log.nothing_left(st.counters["iteration"], run_dir / RESULTS)
         log.close()
         return run_state.read_results(run_dir / RESULTS)
+    save_run_config(cfg, run_dir)  # what this start trains with (tools read it back)
     if cfg.search.magnet == "network":
         if st.magnet is None:  # a fresh run (or one that had no magnet): the current net
             st.snapshot_magnet(st.counters["iteration"])

@@ -22,6 +22,8 @@
 #   nfsp_iterates: leduc_nash_nfsp_iterates (eta 10, uniform average of the network
 #            iterates, 2,000,000-row reservoir, polish 8,000) on training seeds 0-2 made
 #            unpolished, polished after the fact, and the preset as is on seed 3
+#   fsp: leduc_nash_fsp (the average network from the network's own games against
+#            uniform play) re-learned on nfsp_eta10's iterates, and the preset on seed 3
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 source research/reproduce/sections.sh
@@ -440,4 +442,24 @@ nfsp_iterates() {  # leduc_nash_nfsp_iterates: seeds 0-2 without the polish (the
     --output ${out}_curves --png ${out}_curves.png
 }
 
-run_sections "search first_runs equal_time recipes targets nfsp nfsp_long nfsp_sqrt nfsp_cw nfsp_eta10 nfsp_target nfsp_iterates" "$@"
+fsp() {  # leduc_nash_fsp: on training seeds 0-2 its average network re-learned from the
+  # nfsp_eta10 runs' iterates (every one kept; the preset's own network, to the bit) with
+  # the preset's own games (research.replay_average: what the preset writes, to the bit),
+  # and the preset as is on training seed 3, with its curve (run alone)
+  local out=docs/results/nash/leduc_nash_fsp
+  $PY -m research.replay_average runs/leduc_nash_nfsp_eta10_s{0,1,2} \
+    --name average_policy_fsp -- experiment=leduc_nash_fsp
+  $PY -m research.nash_table --run "leduc_nash_fsp=runs/leduc_nash_nfsp_eta10_s[012]" \
+    --checkpoint average_policy_fsp.pt --output ${out}_table.json
+  $PY scripts/train.py experiment=leduc_nash_fsp trainer.seed=3 \
+    experiment.run_dir=runs/leduc_nash_fsp_s3 logger.progress=false
+  $PY -m research.nash_table --run "the preset, seed 3=runs/leduc_nash_fsp_s3" \
+    --checkpoint average_policy.pt --output ${out}_s3_table.json
+  $PY -m research.nash_curves --game leduc_poker \
+    --include "docs/results/nash/leduc_nash_nfsp_iterates_curves.json#leduc_nash_nfsp_iterates (seed 3): average policy" \
+    --cfr-from docs/results/nash/leduc_nash_curves.json \
+    --run "leduc_nash_fsp (seed 3): average policy=runs/leduc_nash_fsp_s3#average_policy" \
+    --output ${out}_curves --png ${out}_curves.png
+}
+
+run_sections "search first_runs equal_time recipes targets nfsp nfsp_long nfsp_sqrt nfsp_cw nfsp_eta10 nfsp_target nfsp_iterates fsp" "$@"

@@ -23,6 +23,9 @@ from isz.nn.checkpoint import load_checkpoint
 from isz.training import loop
 from isz.training.config import TrainConfig
 
+# a Ray start that hangs fails its test instead of stalling the suite (CI has 90 minutes)
+pytestmark = pytest.mark.timeout(300, method="thread")
+
 ROOT = Path(__file__).resolve().parents[2]
 
 

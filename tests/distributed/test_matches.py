@@ -22,6 +22,9 @@ from isz.evaluation import LocalPool, MatchSpec, SeatSpec, make_backend, play_ma
 from isz.nn import ModelConfig, build_model, save_checkpoint
 from isz.training.config import RayCfg
 
+# a Ray start that hangs fails its test instead of stalling the suite (CI has 90 minutes)
+pytestmark = pytest.mark.timeout(300, method="thread")
+
 ROOT = Path(__file__).resolve().parents[2]
 
 

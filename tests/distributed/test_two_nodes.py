@@ -24,7 +24,8 @@ from isz.nn.checkpoint import load_checkpoint
 from isz.training import loop
 from tests.distributed.test_actors import _cfg
 
-pytestmark = pytest.mark.slow
+# a Ray start that hangs fails its test instead of stalling the suite
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(600, method="thread")]
 
 
 def _worker_node(cluster):

@@ -48,3 +48,13 @@ def test_bad_runs_and_arguments_are_named(tmp_path):
         replay_average.replay_run(tmp_path / "run", cfg.trainer, "r")
     with pytest.raises(IszError, match="--name 'last' would overwrite"):
         replay_average.main([str(tmp_path / "run"), "--name", "last"])
+
+
+def test_a_run_replayed_with_its_own_recorded_settings_gives_its_own_network(tmp_path):
+    """Without overrides the tools read the run's config.yaml: replaying a run trained
+    with own games gives its own average network back."""
+    loop.train(_cfg(tmp_path / "games", games=25, polish=6))
+    assert replay_average.main([str(tmp_path / "games"), "--name", "again"]) == 0
+    ck = tmp_path / "games" / "checkpoints"
+    got, want = (load_checkpoint(ck / f)["model"] for f in ("again.pt", "average_policy.pt"))
+    assert all(torch.equal(got[k], want[k]) for k in got)
