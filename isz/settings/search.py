@@ -60,6 +60,9 @@ MAGNET_EVERY = Setting("magnet_every", int, 10, "magnet=network: iterations betw
 PLANNER_ETA = Setting("planner_eta", float, None, "mirror step of the planner (evaluation, "
                       "the checkpoints' planner record)", lo=0, above=True,
                       null="mirror_eta")
+PLANNER_COMMON_WORLDS = Setting(
+    "planner_common_worlds", bool, None, "common_worlds of the planner (evaluation, the "
+    "checkpoints' planner record; self-play keeps common_worlds)", null="common_worlds")
 LEAF_MIX = Setting("leaf_mix", float, 0.0, "m: a leaf's value is (1 - m) network + m one "
                    "random playout", lo=0, hi=1, ends=LEAF_MIX_ENDS)
 EXPAND_AFTER = Setting(

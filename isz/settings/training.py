@@ -71,7 +71,7 @@ SEARCH = Group("search", "The PUCT search of self-play and of the planner", [
     s.SIMULATIONS, s.C_PUCT, s.FPU, s.TREE, s.OPPONENTS, s.VALUE_VIEW, s.ROOT_SELECTION,
     s.COMMON_WORLDS, s.DIRICHLET_ALPHA, s.DIRICHLET_EPS, s.TEMPERATURE_MOVES, s.TARGET,
     s.MIRROR_ETA, s.MIRROR_ALPHA, s.MIRROR_ALPHA_FINAL, s.MAGNET, s.MAGNET_EVERY, s.PLANNER_ETA,
-    s.LEAF_MIX, s.EXPAND_AFTER, s.BELOW_THRESHOLD,
+    s.PLANNER_COMMON_WORLDS, s.LEAF_MIX, s.EXPAND_AFTER, s.BELOW_THRESHOLD,
 ])
 BELIEF = Group("belief", "Every seat's determinization sampler; conf/belief/NAME.yaml are "
                "its options", [
@@ -261,6 +261,10 @@ TRAIN_RULES = (
          "no policy target",
          lambda c: c.search.root_selection == "uniform" and c.search.target != "mirror",
          ("search.target",)),
+    Rule("search.planner_common_worlds=true needs search.root_selection=uniform: only root "
+         "moves visited in turn share worlds",
+         lambda c: c.search.planner_common_worlds and c.search.root_selection != "uniform",
+         ("search.planner_common_worlds", "search.root_selection")),
     Rule("search.common_worlds=true needs search.root_selection=uniform: only root moves "
          "visited in turn share worlds",
          lambda c: c.search.common_worlds and c.search.root_selection != "uniform",
@@ -323,6 +327,8 @@ PLANNER_FROM_TRAINING = {
     "final": lambda cfg, final: "mirror" if cfg.search.target == "mirror" else final,
     "mirror_eta": lambda cfg, final: cfg.search.mirror_eta if cfg.search.planner_eta is None
     else cfg.search.planner_eta,
+    "common_worlds": lambda cfg, final: cfg.search.common_worlds
+    if cfg.search.planner_common_worlds is None else cfg.search.planner_common_worlds,
 }
 NOT_RECORDED = ("time_budget", "lanes", "worlds", "evaluator")  # how, not what, it plays
 # guided_so_ismcts settings of a run whose teacher is the planner (the others: defaults)

@@ -74,6 +74,26 @@ def test_planner_knobs_carry_root_selection_and_planner_eta(tmp_path):
     assert planner_knobs(cfg)["mirror_eta"] == 0.5
 
 
+def test_planner_common_worlds_is_the_planners_alone(tmp_path):
+    """``search.planner_common_worlds``: the planner record takes it (null: the
+    ``common_worlds`` self-play uses); self-play's own search does not change."""
+    from isz.training.evaluation import planner_knobs
+    from isz.training.loop import _selfplay_cfg
+
+    cfg = _cfg(tmp_path)
+    cfg.search.root_selection = "uniform"
+    assert planner_knobs(cfg)["common_worlds"] is False
+    before = _selfplay_cfg(cfg)
+    cfg.search.planner_common_worlds = True
+    validate(cfg)
+    assert planner_knobs(cfg)["common_worlds"] is True
+    assert _selfplay_cfg(cfg) == before
+    cfg.search.root_selection = "puct"
+    with pytest.raises(IszError, match="search.planner_common_worlds=true needs "
+                                       "search.root_selection=uniform"):
+        validate(cfg)
+
+
 def _weights_equal(a: dict, b: dict) -> bool:
     return a.keys() == b.keys() and all(torch.equal(a[k], b[k]) for k in a)
 
