@@ -120,3 +120,18 @@ def test_leduc_nash_fsp_is_the_iterates_recipe_with_own_games():
     assert fsp["trainer"] == {**base["trainer"], "average_policy_games": 4000}
     assert {k: v for k, v in fsp.items() if k != "trainer"} == \
         {k: v for k, v in base.items() if k != "trainer"}
+
+
+def test_kuhn_nash_fsp_is_the_magnet_recipe_with_an_own_games_average():
+    """kuhn_nash_fsp is kuhn_nash_magnet plus an average network of iterates 150-200 from
+    own games (leduc_nash_fsp's settings) and a planner with common worlds."""
+    base, fsp = _composed("kuhn_nash_magnet"), _composed("kuhn_nash_fsp")
+    assert fsp["search"] == {**base["search"], "planner_common_worlds": True}
+    assert fsp["trainer"] == {**base["trainer"], "average_policy_from": 150,
+                              "average_policy_target": "network",
+                              "average_policy_weight": "uniform",
+                              "average_policy_games": 4000,
+                              "average_policy_buffer": 2_000_000,
+                              "average_policy_polish": 8000}
+    assert {k: v for k, v in fsp.items() if k not in ("search", "trainer")} == \
+        {k: v for k, v in base.items() if k not in ("search", "trainer")}
