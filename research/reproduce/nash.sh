@@ -22,6 +22,8 @@
 #   nfsp_iterates: leduc_nash_nfsp_iterates (eta 10, uniform average of the network
 #            iterates, 2,000,000-row reservoir, polish 8,000) on training seeds 0-2 made
 #            unpolished, polished after the fact, and the preset as is on seed 3
+#   kuhn_fsp: kuhn_nash_fsp (an own-games average of the late iterates, a planner with
+#            common worlds) chosen on seeds 0-2's saved iterates, run on seeds 3-5
 #   fsp: leduc_nash_fsp (the average network from the network's own games against
 #            uniform play) re-learned on nfsp_eta10's iterates, and the preset on seed 3
 set -euo pipefail
@@ -462,4 +464,29 @@ fsp() {  # leduc_nash_fsp: on training seeds 0-2 its average network re-learned 
     --output ${out}_curves --png ${out}_curves.png
 }
 
-run_sections "search first_runs equal_time recipes targets nfsp nfsp_long nfsp_sqrt nfsp_cw nfsp_eta10 nfsp_target nfsp_iterates fsp" "$@"
+kuhn_fsp() {  # kuhn_nash_fsp: kuhn_nash_magnet on training seeds 0-2 with every iterate
+  # kept, its average network re-learned from iterations 100 and 150 (the preset's
+  # settings otherwise), judged with common worlds; then the preset as is on seeds 3-5
+  local r="runs/kuhn_nash_magnet_it_s[012]" out=docs/results/nash/kuhn_nash_fsp
+  for s in 0 1 2; do
+    $PY scripts/train.py experiment=kuhn_nash_magnet trainer.checkpoint_every=1 \
+      trainer.keep_last=1000 trainer.seed=$s experiment.run_dir=runs/kuhn_nash_magnet_it_s$s \
+      logger.progress=false
+  done
+  $PY -m research.iterate_averages runs/kuhn_nash_magnet_it_s0 --from 10 50 100 150 --powers 1
+  for from in 100 150; do
+    $PY -m research.replay_average $r --name average_policy_from$from \
+      -- experiment=kuhn_nash_fsp trainer.average_policy_from=$from
+    $PY -m research.nash_table --run "average from $from=$r" \
+      --checkpoint average_policy_from$from.pt --knob common_worlds=true \
+      --output ${out}_from${from}_table.json
+  done
+  for s in 3 4 5; do
+    $PY scripts/train.py experiment=kuhn_nash_fsp trainer.seed=$s \
+      experiment.run_dir=runs/kuhn_nash_fsp_s$s logger.progress=false
+  done
+  $PY -m research.nash_table --run "kuhn_nash_fsp=runs/kuhn_nash_fsp_s[345]" \
+    --checkpoint average_policy.pt --planner-seeds 5 6 7 8 9 --output ${out}_s345_table.json
+}
+
+run_sections "search first_runs equal_time recipes targets nfsp nfsp_long nfsp_sqrt nfsp_cw nfsp_eta10 nfsp_target nfsp_iterates fsp kuhn_fsp" "$@"

@@ -124,9 +124,10 @@ def test_leduc_nash_fsp_is_the_iterates_recipe_with_own_games():
 
 def test_kuhn_nash_fsp_is_the_magnet_recipe_with_an_own_games_average():
     """kuhn_nash_fsp is kuhn_nash_magnet plus an average network of iterates 150-200 from
-    own games (leduc_nash_fsp's settings) and a planner with common worlds."""
+    own games (leduc_nash_fsp's settings) and a planner with common worlds and step 0.25."""
     base, fsp = _composed("kuhn_nash_magnet"), _composed("kuhn_nash_fsp")
-    assert fsp["search"] == {**base["search"], "planner_common_worlds": True}
+    assert fsp["search"] == {**base["search"], "planner_common_worlds": True,
+                             "planner_eta": 0.25}
     assert fsp["trainer"] == {**base["trainer"], "average_policy_from": 150,
                               "average_policy_target": "network",
                               "average_policy_weight": "uniform",
