@@ -90,14 +90,17 @@ def _learn_average_policy(st, t, game, pos, it: int, device,
     polished on the last)."""
     if st.average_policy is None:
         st.average_policy = AveragePolicy.start(st.model, t, it)
+    rows = None
     if t.average_policy_games:
-        st.average_policy.play(game, st.model, t.average_policy_games, it,
-                               t.average_policy_weight, device)
+        rows = st.average_policy.play(game, st.model, t.average_policy_games, it,
+                                      t.average_policy_weight, device)
     else:
         net = st.model if t.average_policy_target == "network" else None
         st.average_policy.add(pos, it, t.average_policy_weight, network=net, device=device)
     with log.step(f"average policy {it}", t.average_policy_steps, "steps") as bar:
         out = st.average_policy.learn(t, device, bar)
+    if rows is not None:  # the network's decisions in this iteration's own games
+        out["average_policy/game_rows"] = float(rows)
     if it == t.iterations and t.average_policy_polish:
         with log.step("average policy polish", t.average_policy_polish, "steps") as bar:
             out.update(st.average_policy.polish(t, device, bar))

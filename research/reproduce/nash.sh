@@ -23,7 +23,8 @@
 #            iterates, 2,000,000-row reservoir, polish 8,000) on training seeds 0-2 made
 #            unpolished, polished after the fact, and the preset as is on seed 3
 #   kuhn_fsp: kuhn_nash_fsp (an own-games average of the late iterates, a planner with
-#            common worlds) chosen on seeds 0-2's saved iterates, run on seeds 3-5
+#            common worlds and step 0.25) chosen on seeds 0-2's saved iterates and on
+#            seeds 3-5, judged on seeds 6-8
 #   fsp: leduc_nash_fsp (the average network from the network's own games against
 #            uniform play) re-learned on nfsp_eta10's iterates, and the preset on seed 3
 set -euo pipefail
@@ -481,12 +482,21 @@ kuhn_fsp() {  # kuhn_nash_fsp: kuhn_nash_magnet on training seeds 0-2 with every
       --checkpoint average_policy_from$from.pt --knob common_worlds=true \
       --output ${out}_from${from}_table.json
   done
-  for s in 3 4 5; do
+  $PY -m research.nash_table --run "from 150 cw step 0.25=$r" \
+    --checkpoint average_policy_from150.pt --knob common_worlds=true --knob mirror_eta=0.25 \
+    --output ${out}_from150_step025_table.json
+  for s in 3 4 5 6 7 8; do  # (the planner's step does not change training)
     $PY scripts/train.py experiment=kuhn_nash_fsp trainer.seed=$s \
       experiment.run_dir=runs/kuhn_nash_fsp_s$s logger.progress=false
   done
+  # round one: step 0.5 on seeds 3-5; round two: step 0.25 (the preset's) on 3-5, then 6-8
   $PY -m research.nash_table --run "kuhn_nash_fsp=runs/kuhn_nash_fsp_s[345]" \
-    --checkpoint average_policy.pt --planner-seeds 5 6 7 8 9 --output ${out}_s345_table.json
+    --checkpoint average_policy.pt --planner-seeds 5 6 7 8 9 --knob mirror_eta=0.5 \
+    --output ${out}_s345_table.json
+  $PY -m research.nash_table --run "fsp step 0.25=runs/kuhn_nash_fsp_s[345]" \
+    --checkpoint average_policy.pt --planner-seeds 5 6 7 8 9 --output ${out}_s345_step025_table.json
+  $PY -m research.nash_table --run "kuhn_nash_fsp=runs/kuhn_nash_fsp_s[678]" \
+    --checkpoint average_policy.pt --planner-seeds 10 11 12 13 14 --output ${out}_s678_table.json
 }
 
 run_sections "search first_runs equal_time recipes targets nfsp nfsp_long nfsp_sqrt nfsp_cw nfsp_eta10 nfsp_target nfsp_iterates fsp kuhn_fsp" "$@"

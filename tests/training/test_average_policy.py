@@ -314,6 +314,9 @@ def test_own_games_feed_the_average_and_leave_training_alone(tmp_path, monkeypat
                                                                 "metrics.jsonl")[1:]]
     per_it = np.diff([0, *offered])
     assert np.all((per_it >= 30) & (per_it <= 60)), per_it  # Kuhn: 1-2 own moves a game
+    game_rows = [m["average_policy/game_rows"] for m in read_metrics(tmp_path / "games" /
+                                                                     "metrics.jsonl")[1:]]
+    assert np.array_equal(game_rows, per_it)
     res = ReservoirBuffer.load(next(ck.glob("reservoir-*.npz")))
     x = torch.from_numpy(res.arrays["tensors"][:len(res)])
     m = torch.from_numpy(res.arrays["masks"][:len(res)])
