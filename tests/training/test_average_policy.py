@@ -222,11 +222,24 @@ def test_network_target_offers_the_networks_policy_not_the_recorded_one():
     assert np.all(got[~mask[:4]] == 0)
 
 
+def _rows_matching_iterates(ck: Path) -> tuple[ReservoirBuffer, np.ndarray]:
+    """The run's reservoir, and close[k, row]: the row's policy is iterate 2 + k's (of
+    iterations 2-4) at it, to 1e-5."""
+    from isz.nn import load_model
+
+    res = ReservoirBuffer.load(next(ck.glob("reservoir-*.npz")))
+    x = torch.from_numpy(res.arrays["tensors"][:len(res)])
+    m = torch.from_numpy(res.arrays["masks"][:len(res)])
+    got = res.arrays["policies"][:len(res)]
+    iterates = [load_model(ck / f"iter-{i:06d}.pt")[0].predict(x, m)[0].numpy()
+                for i in (2, 3, 4)]
+    return res, np.stack([np.abs(got - p).max(axis=1) < 1e-5 for p in iterates])
+
+
 def test_network_target_samples_the_iterates_and_leaves_training_alone(tmp_path):
     """Every reservoir row's policy is one of the run's network iterates (iterations
     2-4, after each one's training) at that row; the run's own network trains to the
     bit as with the search target."""
-    from isz.nn import load_model
 
     runs = {}
     for target in ("search", "network"):
@@ -237,13 +250,7 @@ def test_network_target_samples_the_iterates_and_leaves_training_alone(tmp_path)
     last = [load_checkpoint(r / "last.pt") for r in runs.values()]
     assert _equal(last[0]["model"], last[1]["model"])
     ck = runs["network"]
-    res = ReservoirBuffer.load(next(ck.glob("reservoir-*.npz")))
-    x = torch.from_numpy(res.arrays["tensors"][:len(res)])
-    m = torch.from_numpy(res.arrays["masks"][:len(res)])
-    got = res.arrays["policies"][:len(res)]
-    iterates = [load_model(ck / f"iter-{i:06d}.pt")[0].predict(x, m)[0].numpy()
-                for i in (2, 3, 4)]
-    close = np.stack([np.abs(got - p).max(axis=1) < 1e-5 for p in iterates])
+    res, close = _rows_matching_iterates(ck)
     assert close.any(axis=0).all() and close.sum(axis=1).min() > 0, close.sum(axis=1)
     searched = ReservoirBuffer.load(next(runs["search"].glob("reservoir-*.npz")))
     assert not np.allclose(searched.arrays["policies"], res.arrays["policies"], atol=1e-3)
@@ -297,7 +304,6 @@ def test_own_games_feed_the_average_and_leave_training_alone(tmp_path, monkeypat
     G games of its own against uniform play (every row one of the iterates' policies at
     it), not self-play's positions; the run's own network trains to the bit as without
     them, and a run stopped and resumed writes the same average network."""
-    from isz.nn import load_model
 
     def cfg(run):
         c = _cfg(run)
@@ -317,13 +323,7 @@ def test_own_games_feed_the_average_and_leave_training_alone(tmp_path, monkeypat
     game_rows = [m["average_policy/game_rows"] for m in read_metrics(tmp_path / "games" /
                                                                      "metrics.jsonl")[1:]]
     assert np.array_equal(game_rows, per_it)
-    res = ReservoirBuffer.load(next(ck.glob("reservoir-*.npz")))
-    x = torch.from_numpy(res.arrays["tensors"][:len(res)])
-    m = torch.from_numpy(res.arrays["masks"][:len(res)])
-    got = res.arrays["policies"][:len(res)]
-    iterates = [load_model(ck / f"iter-{i:06d}.pt")[0].predict(x, m)[0].numpy()
-                for i in (2, 3, 4)]
-    assert np.stack([np.abs(got - p).max(axis=1) < 1e-5 for p in iterates]).any(axis=0).all()
+    assert _rows_matching_iterates(ck)[1].any(axis=0).all()
 
     run = tmp_path / "resumed"
     train_stopped_after(monkeypatch, cfg(run), saves=3)
