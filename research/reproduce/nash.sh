@@ -448,16 +448,18 @@ nfsp_iterates() {  # leduc_nash_nfsp_iterates: seeds 0-2 without the polish (the
 fsp() {  # leduc_nash_fsp: on training seeds 0-2 its average network re-learned from the
   # nfsp_eta10 runs' iterates (every one kept; the preset's own network, to the bit) with
   # the preset's own games (research.replay_average: what the preset writes, to the bit),
-  # and the preset as is on training seed 3, with its curve (run alone)
+  # and the preset as is on training seeds 3 and 4, with seed 3's curve
   local out=docs/results/nash/leduc_nash_fsp
   $PY -m research.replay_average runs/leduc_nash_nfsp_eta10_s{0,1,2} \
     --name average_policy_fsp -- experiment=leduc_nash_fsp
   $PY -m research.nash_table --run "leduc_nash_fsp=runs/leduc_nash_nfsp_eta10_s[012]" \
     --checkpoint average_policy_fsp.pt --output ${out}_table.json
-  $PY scripts/train.py experiment=leduc_nash_fsp trainer.seed=3 \
-    experiment.run_dir=runs/leduc_nash_fsp_s3 logger.progress=false
-  $PY -m research.nash_table --run "the preset, seed 3=runs/leduc_nash_fsp_s3" \
-    --checkpoint average_policy.pt --output ${out}_s3_table.json
+  for s in 3 4; do
+    $PY scripts/train.py experiment=leduc_nash_fsp trainer.seed=$s \
+      experiment.run_dir=runs/leduc_nash_fsp_s$s logger.progress=false
+    $PY -m research.nash_table --run "the preset, seed $s=runs/leduc_nash_fsp_s$s" \
+      --checkpoint average_policy.pt --output ${out}_s${s}_table.json
+  done
   $PY -m research.nash_curves --game leduc_poker \
     --include "docs/results/nash/leduc_nash_nfsp_iterates_curves.json#leduc_nash_nfsp_iterates (seed 3): average policy" \
     --cfr-from docs/results/nash/leduc_nash_curves.json \
