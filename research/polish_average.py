@@ -12,7 +12,8 @@ two equal to the bit). The result is written as ``checkpoints/NAME.pt``, a copy 
 ``average_policy.pt`` with the polished weights, so `research.nash_table --checkpoint
 NAME.pt` measures it. The trainer's settings (learning rate, schedule, batch size,
 value weights) are the ones the run recorded in its ``config.yaml``, or, for a run from
-before runs recorded them, the hydra overrides after ``--`` as its command line gave them.
+before runs recorded them, the hydra overrides after ``--`` as its command line gave them,
+its ``trainer.seed`` included (the average policy's generator is seeded from it).
 """
 
 from __future__ import annotations
@@ -70,9 +71,15 @@ def run_trainer_config(run: Path, overrides: list[str]):
     """The trainer settings of ``run``: composed from ``overrides`` when given, else the
     ones the run recorded (``config.yaml``); torch's CPU threads set as the run set them
     (the thread count can change a float's last bit)."""
-    from isz.training.config import load_run_config
+    from isz.training.config import CONFIG_FILE, load_run_config
 
+    recorded = load_run_config(run).trainer if (run / CONFIG_FILE).is_file() else None
     tcfg = trainer_config(overrides) if overrides else load_run_config(run).trainer
+    # the average policy's generator is seeded from trainer.seed: another seed would not
+    # give the run's bits (a run without config.yaml needs trainer.seed among overrides)
+    if recorded is not None and tcfg.seed != recorded.seed:
+        raise IszError(f"trainer.seed={tcfg.seed} differs from {run}'s own seed "
+                       f"{recorded.seed} ({CONFIG_FILE}): give trainer.seed={recorded.seed}")
     torch.set_num_threads(tcfg.torch_threads)
     return tcfg
 

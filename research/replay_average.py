@@ -1,9 +1,8 @@
 """Re-learn a finished run's average network from its saved iterates, as other average
 policy settings would have learned it in the run.
 
-    python -m research.replay_average runs/leduc_nash_nfsp_iterates_s* \\
-        --name average_policy_games4000 -- experiment=leduc_nash_nfsp_iterates \\
-        trainer.average_policy_games=4000
+    python -m research.replay_average runs/leduc_nash_nfsp_eta10_s1 \\
+        --name average_policy_fsp -- experiment=leduc_nash_fsp trainer.seed=1
 
 The average network learns from the run's network and from nothing else that the
 run's network depends on, and never feeds back into it (`isz.training.average_policy`).
@@ -16,7 +15,9 @@ last. It supports the settings whose rows come from the network alone:
 self-play's positions are not saved. The tests hold the result equal to the bit to the
 average network of a run trained with the same settings. The hydra overrides after
 ``--`` give the trainer settings (without them: the run's own, from its
-``config.yaml``, which replays the run's average network as it was); the result is
+``config.yaml``, which replays the run's average network as it was), the run's
+``trainer.seed`` among them (the average policy's generator is seeded from it; a
+run with a ``config.yaml`` refuses another); the result is
 ``checkpoints/NAME.pt``, a copy of ``average_policy.pt`` (or of ``last.pt``'s network
 when the run had none) with the re-learned weights.
 """

@@ -450,8 +450,10 @@ fsp() {  # leduc_nash_fsp: on training seeds 0-2 its average network re-learned 
   # the preset's own games (research.replay_average: what the preset writes, to the bit),
   # and the preset as is on training seeds 3 and 4, with seed 3's curve
   local out=docs/results/nash/leduc_nash_fsp
-  $PY -m research.replay_average runs/leduc_nash_nfsp_eta10_s{0,1,2} \
-    --name average_policy_fsp -- experiment=leduc_nash_fsp
+  for s in 0 1 2; do  # (the average policy's generator is seeded from trainer.seed)
+    $PY -m research.replay_average runs/leduc_nash_nfsp_eta10_s$s \
+      --name average_policy_fsp -- experiment=leduc_nash_fsp trainer.seed=$s
+  done
   $PY -m research.nash_table --run "leduc_nash_fsp=runs/leduc_nash_nfsp_eta10_s[012]" \
     --checkpoint average_policy_fsp.pt --output ${out}_table.json
   for s in 3 4; do
@@ -478,8 +480,11 @@ kuhn_fsp() {  # kuhn_nash_fsp: kuhn_nash_magnet on training seeds 0-2 with every
   done
   $PY -m research.iterate_averages runs/kuhn_nash_magnet_it_s0 --from 10 50 100 150 --powers 1
   for from in 100 150; do
-    $PY -m research.replay_average $r --name average_policy_from$from \
-      -- experiment=kuhn_nash_fsp trainer.average_policy_from=$from
+    for s in 0 1 2; do
+      $PY -m research.replay_average runs/kuhn_nash_magnet_it_s$s \
+        --name average_policy_from$from -- experiment=kuhn_nash_fsp \
+        trainer.average_policy_from=$from trainer.seed=$s
+    done
     $PY -m research.nash_table --run "average from $from=$r" \
       --checkpoint average_policy_from$from.pt --knob common_worlds=true \
       --output ${out}_from${from}_table.json

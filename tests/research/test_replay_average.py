@@ -48,6 +48,9 @@ def test_bad_runs_and_arguments_are_named(tmp_path):
         replay_average.replay_run(tmp_path / "run", cfg.trainer, "r")
     with pytest.raises(IszError, match="--name 'last' would overwrite"):
         replay_average.main([str(tmp_path / "run"), "--name", "last"])
+    with pytest.raises(IszError, match="trainer.seed=5 differs from .*own seed 0 "
+                                       r"\(config.yaml\): give trainer.seed=0"):
+        replay_average.main([str(tmp_path / "run"), "--name", "r", "--", "trainer.seed=5"])
 
 
 def test_a_run_replayed_with_its_own_recorded_settings_gives_its_own_network(tmp_path):
