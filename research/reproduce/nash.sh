@@ -453,7 +453,11 @@ fsp() {  # leduc_nash_fsp: on training seeds 0-2 its average network re-learned 
   for s in 0 1 2; do  # (the average policy's generator is seeded from trainer.seed)
     $PY -m research.replay_average runs/leduc_nash_nfsp_eta10_s$s \
       --name average_policy_fsp -- experiment=leduc_nash_fsp trainer.seed=$s
+    $PY -m research.replay_average runs/leduc_nash_nfsp_eta10_s$s --name fsp_polish0 \
+      -- experiment=leduc_nash_fsp trainer.seed=$s trainer.average_policy_polish=0
   done
+  $PY -m research.nash_table --run "leduc_nash_fsp without the polish=runs/leduc_nash_nfsp_eta10_s[012]" \
+    --checkpoint fsp_polish0.pt --output ${out}_unpolished_table.json
   $PY -m research.nash_table --run "leduc_nash_fsp=runs/leduc_nash_nfsp_eta10_s[012]" \
     --checkpoint average_policy_fsp.pt --output ${out}_table.json
   for s in 3 4; do
