@@ -32,11 +32,10 @@ def polish_run(run: Path, tcfg, steps: int, name: str) -> dict[str, float]:
     its ``average_policy.pt``; the polish's mean losses."""
     import dataclasses
 
-    from isz.fs import write_atomic
     from isz.nn.checkpoint import checkpoint_game, load_checkpoint
     from isz.nn.model import ModelConfig
     from isz.progress import Progress
-    from isz.training.average_policy import FILE, AveragePolicy
+    from isz.training.average_policy import AveragePolicy
 
     ck = run / "checkpoints"
     last = load_checkpoint(ck / "last.pt")
@@ -49,10 +48,29 @@ def polish_run(run: Path, tcfg, steps: int, name: str) -> dict[str, float]:
                                 ModelConfig.from_dict(last["model_config"]), tcfg, cpu, ck)
     tcfg = dataclasses.replace(tcfg, average_policy_polish=steps)
     losses = avg.polish(tcfg, cpu, Progress(f"polish {run.name}", steps, "steps"))
-    out = torch.load(ck / FILE, weights_only=True, map_location="cpu")
-    out["model"] = avg.model.state_dict()
-    write_atomic(ck / f"{name}.pt", lambda f: torch.save(out, f), binary=True)
+    write_copy(ck, name, avg.model.state_dict())
     return losses
+
+
+OWN_FILES = ("last", "best", "average", "average_policy")  # a run's own checkpoints
+
+
+def check_name(name: str) -> None:
+    """IszError when ``--name`` would overwrite one of the run's own checkpoints."""
+    if name in OWN_FILES:
+        raise IszError(f"--name {name!r} would overwrite the run's own checkpoint")
+
+
+def write_copy(ck: Path, name: str, weights: dict) -> None:
+    """``ck/NAME.pt``: a copy of the run's ``average_policy.pt`` (of ``last.pt`` when it
+    has none) with ``weights``, written atomically, loadable like any checkpoint."""
+    from isz.fs import write_atomic
+    from isz.training.average_policy import FILE
+
+    src = ck / FILE if (ck / FILE).exists() else ck / "last.pt"
+    out = torch.load(src, weights_only=True, map_location="cpu")
+    out["model"] = weights
+    write_atomic(ck / f"{name}.pt", lambda f: torch.save(out, f), binary=True)
 
 
 def trainer_config(overrides: list[str]):
@@ -73,8 +91,10 @@ def run_trainer_config(run: Path, overrides: list[str]):
     (the thread count can change a float's last bit)."""
     from isz.training.config import CONFIG_FILE, load_run_config
 
-    recorded = load_run_config(run).trainer if (run / CONFIG_FILE).is_file() else None
-    tcfg = trainer_config(overrides) if overrides else load_run_config(run).trainer
+    # read when there (to check the seed) or needed (no overrides: its error if missing)
+    recorded = load_run_config(run).trainer \
+        if (run / CONFIG_FILE).is_file() or not overrides else None
+    tcfg = trainer_config(overrides) if overrides else recorded
     # the average policy's generator is seeded from trainer.seed: another seed would not
     # give the run's bits (a run without config.yaml needs trainer.seed among overrides)
     if recorded is not None and tcfg.seed != recorded.seed:
@@ -94,8 +114,7 @@ def main(argv: list[str] | None = None) -> int:
     args = p.parse_args(argv[:cut])
     if args.steps < 1:
         raise IszError(f"--steps must be at least 1, got {args.steps}")
-    if args.name in ("last", "best", "average", "average_policy"):
-        raise IszError(f"--name {args.name!r} would overwrite the run's own checkpoint")
+    check_name(args.name)
     for run in args.runs:
         tcfg = run_trainer_config(run, argv[cut + 1:])
         losses = polish_run(run, tcfg, args.steps, args.name)

@@ -37,11 +37,11 @@ from isz.types import IszError
 def replay_run(run: Path, tcfg, name: str) -> dict[str, float]:
     """Re-learn ``run``'s average network under ``tcfg`` and write ``NAME.pt``; the last
     iteration's mean losses."""
-    from isz.fs import write_atomic
     from isz.nn.checkpoint import checkpoint_game, load_checkpoint, load_model
     from isz.progress import Progress
-    from isz.training.average_policy import FILE, AveragePolicy
+    from isz.training.average_policy import AveragePolicy
     from research.average_checkpoints import numbered
+    from research.polish_average import write_copy
 
     if not (tcfg.average_policy_from and tcfg.average_policy_games):
         raise IszError("replay needs trainer.average_policy_from > 0 and "
@@ -70,10 +70,7 @@ def replay_run(run: Path, tcfg, name: str) -> dict[str, float]:
     if tcfg.average_policy_polish:
         losses.update(avg.polish(tcfg, cpu, Progress(f"polish {run.name}",
                                                      tcfg.average_policy_polish, "steps")))
-    src = ck / FILE if (ck / FILE).exists() else ck / "last.pt"
-    out = torch.load(src, weights_only=True, map_location="cpu")
-    out["model"] = avg.model.state_dict()
-    write_atomic(ck / f"{name}.pt", lambda f: torch.save(out, f), binary=True)
+    write_copy(ck, name, avg.model.state_dict())
     return losses
 
 
@@ -82,7 +79,7 @@ def _span(ts: list[int]) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    from research.polish_average import run_trainer_config
+    from research.polish_average import check_name, run_trainer_config
 
     argv = sys.argv[1:] if argv is None else argv
     cut = argv.index("--") if "--" in argv else len(argv)
@@ -90,8 +87,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("runs", nargs="+", type=Path)
     p.add_argument("--name", required=True, help="the file written: checkpoints/NAME.pt")
     args = p.parse_args(argv[:cut])
-    if args.name in ("last", "best", "average", "average_policy"):
-        raise IszError(f"--name {args.name!r} would overwrite the run's own checkpoint")
+    check_name(args.name)
     for run in args.runs:
         losses = replay_run(run, run_trainer_config(run, argv[cut + 1:]), args.name)
         print(run, {k: round(v, 4) for k, v in losses.items()}, flush=True)

@@ -80,7 +80,7 @@ class AveragePolicy:
         rows = pos.take(pos.policies.sum(axis=1) > 0)
         if network is not None:
             rows.policies = policies_at(network, rows, device)
-        self.reservoir.add(rows, self.rng, float(iteration) ** POWERS[weighting])
+        self._offer(rows, iteration, weighting)
 
     def play(self, game, network: PolicyValueNet, games: int, iteration: int,
              weighting: str, device) -> int:
@@ -88,8 +88,12 @@ class AveragePolicy:
         (`solo_positions`, drawn from its own generator), each weighted as in `add`
         (``trainer.average_policy_games``); the number of rows."""
         rows = solo_positions(game, network, games, self.rng, device)
-        self.reservoir.add(rows, self.rng, float(iteration) ** POWERS[weighting])
+        self._offer(rows, iteration, weighting)
         return len(rows)
+
+    def _offer(self, rows: Positions, iteration: int, weighting: str) -> None:
+        """Offer ``rows`` to the reservoir, each weighted ``iteration ** POWERS[weighting]``."""
+        self.reservoir.add(rows, self.rng, float(iteration) ** POWERS[weighting])
 
     def learn(self, tcfg, device, progress: Progress) -> dict[str, float]:
         """``trainer.average_policy_steps`` gradient steps on reservoir batches; the

@@ -21,6 +21,7 @@ from __future__ import annotations
 import numpy as np
 import torch
 
+from isz.games.base import State
 from isz.selfplay.records import Positions
 from isz.types import CHANCE, TERMINAL
 
@@ -45,7 +46,7 @@ def solo_positions(game, net, games: int, rng: np.random.Generator, device) -> P
             d = states[g]
             cur = int(k.current_player(d, p))
             while cur == CHANCE:
-                k.apply_action(d, p, _chance(game, d, rng))
+                k.apply_action(d, p, State(game, d).sample_chance(rng))
                 cur = int(k.current_player(d, p))
             if cur == TERMINAL:
                 continue
@@ -86,16 +87,6 @@ def _network_moves(game, net, states, mine, seat, masks, rng, device) -> tuple:
         k.apply_action(states[g], p, a)
     return (x, masks, probs.astype(np.float32), seat[mine].astype(np.int64),
             value.float().cpu().numpy())
-
-
-def _chance(game, data, rng) -> int:
-    """A chance outcome at ``data`` drawn with its probability."""
-    acts = np.empty(game.max_chance_outcomes, dtype=np.int64)
-    probs = np.empty(game.max_chance_outcomes, dtype=np.float64)
-    n = game.kernel.chance_outcomes(data, game.kparams, acts, probs)
-    cum = np.cumsum(probs[:n])
-    i = int(np.searchsorted(cum, rng.random() * cum[-1], side="right"))
-    return int(acts[min(i, n - 1)])
 
 
 def _empty(game) -> Positions:
