@@ -27,6 +27,8 @@
 #            seeds 3-5, judged on seeds 6-8
 #   fsp: leduc_nash_fsp (the average network from the network's own games against
 #            uniform play) re-learned on nfsp_eta10's iterates, and the preset on seed 3
+#   fsp350: leduc_nash_fsp at 350 iterations on training seeds 0-3 with every iterate
+#            kept, its average networks and the exact averages of their iterates
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 source research/reproduce/sections.sh
@@ -473,6 +475,21 @@ fsp() {  # leduc_nash_fsp: on training seeds 0-2 its average network re-learned 
     --output ${out}_curves --png ${out}_curves.png
 }
 
+fsp350() {  # leduc_nash_fsp at 350 iterations, training seeds 0-3, every iterate kept
+  local out=docs/results/nash/leduc_nash_fsp350
+  for s in 0 1 2 3; do
+    $PY scripts/train.py experiment=leduc_nash_fsp trainer.iterations=350 trainer.seed=$s \
+      trainer.checkpoint_every=1 trainer.keep_last=1000 \
+      experiment.run_dir=runs/leduc_nash_fsp350_s$s logger.progress=false
+  done
+  $PY -m research.nash_table --run "leduc_nash_fsp, 350 iterations=runs/leduc_nash_fsp350_s[0123]" \
+    --checkpoint average_policy.pt --output ${out}_table.json
+  for u in 250 350; do
+    $PY -m research.iterate_averages runs/leduc_nash_fsp350_s[0123] --from 10 --until $u \
+      --output ${out}_iterate_averages_until$u.json
+  done
+}
+
 kuhn_fsp() {  # kuhn_nash_fsp: kuhn_nash_magnet on training seeds 0-2 with every iterate
   # kept, its average network re-learned from iterations 100 and 150 (the preset's
   # settings otherwise), judged with common worlds; then the preset as is on seeds 3-5
@@ -510,4 +527,4 @@ kuhn_fsp() {  # kuhn_nash_fsp: kuhn_nash_magnet on training seeds 0-2 with every
     --checkpoint average_policy.pt --planner-seeds 10 11 12 13 14 --output ${out}_s678_table.json
 }
 
-run_sections "search first_runs equal_time recipes targets nfsp nfsp_long nfsp_sqrt nfsp_cw nfsp_eta10 nfsp_target nfsp_iterates fsp kuhn_fsp" "$@"
+run_sections "search first_runs equal_time recipes targets nfsp nfsp_long nfsp_sqrt nfsp_cw nfsp_eta10 nfsp_target nfsp_iterates fsp fsp350 kuhn_fsp" "$@"
