@@ -240,7 +240,6 @@ def test_network_target_samples_the_iterates_and_leaves_training_alone(tmp_path)
     """Every reservoir row's policy is one of the run's network iterates (iterations
     2-4, after each one's training) at that row; the run's own network trains to the
     bit as with the search target."""
-
     runs = {}
     for target in ("search", "network"):
         cfg = _cfg(tmp_path / target)
@@ -316,13 +315,10 @@ def test_own_games_feed_the_average_and_leave_training_alone(tmp_path, monkeypat
     ck = tmp_path / "games" / "checkpoints"
     assert _equal(load_checkpoint(ck / "last.pt")["model"],
                   load_checkpoint(tmp_path / "selfplay" / "checkpoints" / "last.pt")["model"])
-    offered = [m["average_policy/offered"] for m in read_metrics(tmp_path / "games" /
-                                                                "metrics.jsonl")[1:]]
-    per_it = np.diff([0, *offered])
+    metrics = read_metrics(tmp_path / "games" / "metrics.jsonl")[1:]
+    per_it = np.diff([0, *(m["average_policy/offered"] for m in metrics)])
     assert np.all((per_it >= 30) & (per_it <= 60)), per_it  # Kuhn: 1-2 own moves a game
-    game_rows = [m["average_policy/game_rows"] for m in read_metrics(tmp_path / "games" /
-                                                                     "metrics.jsonl")[1:]]
-    assert np.array_equal(game_rows, per_it)
+    assert np.array_equal([m["average_policy/game_rows"] for m in metrics], per_it)
     assert _rows_matching_iterates(ck)[1].any(axis=0).all()
 
     run = tmp_path / "resumed"
