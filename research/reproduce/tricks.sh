@@ -7,6 +7,7 @@
 #   seed: the seed's three matchups, 6,000 deals each
 #   train: the default run (make train)
 #   equal_time: its planner at equal time
+#   ladder: its generations rated against each other and so_ismcts (0.01 s a move)
 #   world_value: world-value leaves against playouts
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -38,6 +39,14 @@ equal_time() {  # the default run's planner at equal time against so_ismcts + vo
     --output docs/results/tricks/value_mix_default_recipe_t0.01.json
 }
 
+ladder() {  # the default run's generations, 500 deals a table at 0.01 s a move
+  [ -f runs/tricks/checkpoints/gen-000040.pt ] || $PY scripts/train.py
+  $PY scripts/ladder.py runs/tricks --checkpoints gen --baselines so_ismcts --older 0 \
+    --time 0.01 --deals 500 --seed 1 --quiet
+  cp runs/tricks/ladder/ladder.json docs/results/tricks/default_recipe_ladder.json
+  cp runs/tricks/ladder/ladder.png docs/results/tricks/default_recipe_ladder.png
+}
+
 world_value() {  # so_ismcts with world-value leaves against so_ismcts (What did not work)
   $PY -m research.world_value.probe --game tricks --belief uniform --games 3000 \
     --iterations 300 --save results/tricks/wv.npz
@@ -45,4 +54,4 @@ world_value() {  # so_ismcts with world-value leaves against so_ismcts (What did
     --weights results/tricks/wv.npz --time 0.01 --deals 300
 }
 
-run_sections "seed train equal_time world_value" "$@"
+run_sections "seed train equal_time ladder world_value" "$@"
