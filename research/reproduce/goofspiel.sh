@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # docs/results/goofspiel.md: examples/goofspiel.py (4 cards) trained with the default recipe
-# through game.module, then its planner against so_ismcts at 0.01 s a move (about 10
-# minutes on 2 cores; run the match alone: equal-time matches are load-sensitive).
+# through game.module, then its planner against so_ismcts at 0.01 s a move, at training seeds 0-2 (about
+# 10 minutes a seed on 2 cores; run the match alone: equal-time matches are load-sensitive).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 PY=.venv/bin/python
@@ -10,3 +10,10 @@ $PY scripts/train.py game.name=goofspiel game.module=examples.goofspiel experime
 $PY scripts/evaluate.py checkpoint=runs/goofspiel/checkpoints/last.pt "agents=[planner,so_ismcts]" \
   time_per_move=0.01 deals=1000 seed=1 workers=2 progress=false \
   output=docs/results/goofspiel/goofspiel_recipe_vs_so_ismcts_t0.01.json
+for s in 1 2; do  # the spread over training seeds
+  $PY scripts/train.py game.name=goofspiel game.module=examples.goofspiel experiment.name=goofspiel \
+    trainer.seed=$s experiment.run_dir=runs/goofspiel_s$s logger.progress=false
+  $PY scripts/evaluate.py checkpoint=runs/goofspiel_s$s/checkpoints/last.pt "agents=[planner,so_ismcts]" \
+    time_per_move=0.01 deals=1000 seed=1 workers=2 progress=false \
+    output=docs/results/goofspiel/goofspiel_recipe_s${s}_vs_so_ismcts_t0.01.json
+done
