@@ -28,7 +28,7 @@
 #   fsp: leduc_nash_fsp (the average network from the network's own games against
 #            uniform play) re-learned on nfsp_eta10's iterates, and the preset on seed 3
 #   fsp350: leduc_nash_fsp at 350 iterations on training seeds 0-3 with every iterate
-#            kept, its average networks and the exact averages of their iterates
+#            kept, its average networks and the exact averages of their iterates; seed 4
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 source research/reproduce/sections.sh
@@ -475,7 +475,7 @@ fsp() {  # leduc_nash_fsp: on training seeds 0-2 its average network re-learned 
     --output ${out}_curves --png ${out}_curves.png
 }
 
-fsp350() {  # leduc_nash_fsp at 350 iterations, training seeds 0-3, every iterate kept
+fsp350() {  # leduc_nash_fsp at 350 iterations, training seeds 0-3 with every iterate kept, then 4
   local out=docs/results/nash/leduc_nash_fsp350
   for s in 0 1 2 3; do
     $PY scripts/train.py experiment=leduc_nash_fsp trainer.iterations=350 trainer.seed=$s \
@@ -488,6 +488,11 @@ fsp350() {  # leduc_nash_fsp at 350 iterations, training seeds 0-3, every iterat
     $PY -m research.iterate_averages runs/leduc_nash_fsp350_s[0123] --from 10 --until $u \
       --output ${out}_iterate_averages_until$u.json
   done
+  # training seed 4 as a user would run it (its wall time is the page's)
+  $PY scripts/train.py experiment=leduc_nash_fsp trainer.iterations=350 trainer.seed=4 \
+    experiment.run_dir=runs/leduc_nash_fsp350_s4 logger.progress=false
+  $PY -m research.nash_table --run "leduc_nash_fsp, 350 iterations, seed 4=runs/leduc_nash_fsp350_s4" \
+    --checkpoint average_policy.pt --output ${out}_s4_table.json
 }
 
 kuhn_fsp() {  # kuhn_nash_fsp: kuhn_nash_magnet on training seeds 0-2 with every iterate
