@@ -5,15 +5,11 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 PY=.venv/bin/python
-$PY scripts/train.py game.name=goofspiel game.module=examples.goofspiel experiment.name=goofspiel \
-  logger.progress=false
-$PY scripts/evaluate.py checkpoint=runs/goofspiel/checkpoints/last.pt "agents=[planner,so_ismcts]" \
-  time_per_move=0.01 deals=1000 seed=1 workers=2 progress=false \
-  output=docs/results/goofspiel/goofspiel_recipe_vs_so_ismcts_t0.01.json
-for s in 1 2; do  # the spread over training seeds
+for s in 0 1 2; do  # seed 0's run and JSON keep their first names; 1 and 2 give the spread
+  sfx=$([ "$s" = 0 ] || echo "_s$s")
   $PY scripts/train.py game.name=goofspiel game.module=examples.goofspiel experiment.name=goofspiel \
-    trainer.seed=$s experiment.run_dir=runs/goofspiel_s$s logger.progress=false
-  $PY scripts/evaluate.py checkpoint=runs/goofspiel_s$s/checkpoints/last.pt "agents=[planner,so_ismcts]" \
+    trainer.seed=$s experiment.run_dir=runs/goofspiel$sfx logger.progress=false
+  $PY scripts/evaluate.py checkpoint=runs/goofspiel$sfx/checkpoints/last.pt "agents=[planner,so_ismcts]" \
     time_per_move=0.01 deals=1000 seed=1 workers=2 progress=false \
-    output=docs/results/goofspiel/goofspiel_recipe_s${s}_vs_so_ismcts_t0.01.json
+    output=docs/results/goofspiel/goofspiel_recipe${sfx}_vs_so_ismcts_t0.01.json
 done

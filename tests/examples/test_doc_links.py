@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from functools import cache
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -28,6 +29,7 @@ def slug(heading: str) -> str:
     return text.replace(" ", "-")
 
 
+@cache  # each page's headings are read once, however many links point into it
 def anchors(page: Path) -> set[str]:
     seen: Counter[str] = Counter()
     out = set()
