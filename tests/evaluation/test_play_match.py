@@ -63,6 +63,7 @@ class Stop(Exception):
     pass
 
 
+@pytest.mark.timeout(120, method="thread")  # a hung stop fails fast
 @pytest.mark.parametrize("workers", [1, 2])
 def test_an_interrupted_match_resumes_from_its_journal(tmp_path, workers):
     spec = _spec(deals=8)
