@@ -159,11 +159,15 @@ TRAINER = Group("trainer", "Learning, evaluation, checkpoints, actors", [
     Setting("keep_last", int, 3, "numbered checkpoints kept (plus last.pt and best.pt)", lo=1),
     Setting("generation_every", int, 10, "iterations between generation snapshots "
             "(checkpoints/gen-NNNNNN.pt, never pruned: the strength ladder's rungs)", lo=0),
-    Setting("ladder_deals", int, 0, "deals per table of the strength ladder played after "
-            "each generation snapshot, at equal time per move (0: none; isz-ladder RUN_DIR "
-            "plays it afterwards)", lo=0),
-    Setting("ladder_time", float, 0.02, "seconds a move of every agent in the ladder", lo=0,
+    Setting("ladder_deals", int, 50, "deals per table of the strength ladder played after "
+            "each generation snapshot: the new generation against its predecessor and "
+            "each of ladder_baselines, at equal time per move (0: none; isz-ladder RUN_DIR "
+            "plays the full ladder afterwards)", lo=0),
+    Setting("ladder_time", float, 0.01, "seconds a move of every agent in the ladder", lo=0,
             above=True),
+    Setting("ladder_baselines", list[str], ["so_ismcts"], "rollout agents on the ladder "
+            "played during training (the first is rated 0), with eval_knobs' settings",
+            check=_opponents, shape="list of agent names"),
     Setting("actors", int, 0, "self-play actors on Ray (0: self-play in this process, "
             "reproducible)", lo=0),
     Setting("max_staleness", int, 4, "actors: positions of weights older than this many "

@@ -255,11 +255,26 @@ def _iterate(cfg: TrainConfig, game, st, device, log: RunLogger, source) -> dict
 
 def _ladder(cfg: TrainConfig, run_dir: Path, device, log: RunLogger) -> None:
     """The strength ladder over the run's generations so far (only the tables the new
-    one adds are played): ratings in ladder/ladder.json, tb/ladder and ladder.png."""
+    one adds are played): ratings in ladder/ladder.json, tb/ladder and ladder.png.
+
+    Each new generation meets only its predecessor and ``trainer.ladder_baselines``
+    (``older=0``): two tables a generation keep the step a small share of a short
+    run; ``isz-ladder RUN_DIR`` afterwards adds the farther rungs."""
     from isz.evaluation.ladder import ladder_step
 
     t = cfg.trainer
-    ladder_step(run_dir, cfg, device, deals=t.ladder_deals, time_per_move=t.ladder_time,
-                step=log.step, checkpoints=("gen",))
+    start = time.perf_counter()
+    ladder = ladder_step(run_dir, cfg, device, deals=t.ladder_deals,
+                         time_per_move=t.ladder_time, step=log.step, checkpoints=("gen",),
+                         baselines=tuple(t.ladder_baselines), older=0)
+    log.say(ladder_line(ladder, time.perf_counter() - start))
+
+
+def ladder_line(ladder: dict, seconds: float) -> str:
+    """One line for the log: each rung's rating and SE against the anchor."""
+    rungs = ", ".join(f"{p['name']} {p['rating']:+.1f} ± {p['se']:.1f}"
+                      for p in ladder["players"] if p["name"] != ladder["anchor"])
+    return (f"ladder (Elo, {ladder['anchor']} = 0): {rungs} "
+            f"[{seconds:.0f} s]")
 
 

@@ -37,9 +37,11 @@ def _recipe_cfg(run_dir) -> TrainConfig:
     return cfg
 
 
-def test_the_default_recipe_records_its_teacher_and_ladders_its_generations(tmp_path):
+def test_the_default_recipe_records_its_teacher_and_ladders_its_generations(tmp_path, capsys):
     run = tmp_path / "run"
     train(_recipe_cfg(run))
+    said = [line for line in capsys.readouterr().out.splitlines() if line.startswith("ladder")]
+    assert len(said) == 2 and "gen2 " in said[1] and "so_ismcts = 0" in said[1]
     ck = run / "checkpoints"
     assert sorted(p.name for p in ck.glob("gen-*.pt")) == ["gen-000001.pt", "gen-000002.pt"]
     record = load_checkpoint(ck / "last.pt")["extra"]["planner"]
@@ -49,8 +51,10 @@ def test_the_default_recipe_records_its_teacher_and_ladders_its_generations(tmp_
     assert planner.name == "guided_so_ismcts"
     assert type(planner.belief).__name__ == "PosteriorBelief"  # auto, with the network
     ladder = json.loads((run / "ladder" / "ladder.json").read_text())
-    names = {p["name"] for p in ladder["players"]}
-    assert {"gen1", "gen2", "so_ismcts", "pimc"} <= names
+    assert {p["name"] for p in ladder["players"]} == {"gen1", "gen2", "so_ismcts"}
+    # each generation meets its predecessor and the baseline: nothing farther back
+    assert sorted(sorted(t["players"]) for t in ladder["pairings"]) == [
+        ["gen1", "gen2"], ["gen1", "so_ismcts"], ["gen2", "so_ismcts"]]
     for p in ladder["players"]:
         assert np.isfinite(p["rating"]) and p["se"] >= 0
     assert (run / "ladder" / "ladder.png").stat().st_size > 0
