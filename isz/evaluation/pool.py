@@ -126,7 +126,10 @@ class _Crew:
     def __exit__(self, exc_type, *exc) -> None:
         for conn, proc in self._procs.items():
             if exc_type is None:
-                conn.send(None)  # done: the worker returns
+                try:
+                    conn.send(None)  # done: the worker returns
+                except OSError:  # it is gone already: joined below
+                    pass
             else:
                 proc.kill()  # stopped part-way: the deals in play are dropped
         for conn, proc in self._procs.items():
