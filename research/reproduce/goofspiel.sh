@@ -13,3 +13,9 @@ for s in 0 1 2; do  # seed 0's run and JSON keep their first names; 1 and 2 give
     time_per_move=0.01 deals=1000 seed=1 workers=2 progress=false \
     output=docs/results/goofspiel/goofspiel_recipe${sfx}_vs_so_ismcts_t0.01.json
 done
+# the network's values at the root (value_mix 0.25) against none, seed 0's checkpoint
+$PY -c "import sys, examples.goofspiel; from research.head_to_head import main; main(sys.argv[1:])" \
+  --game goofspiel --time 0.01 --deals 1000 --seed 5 --workers 2 \
+  --planner vm0=runs/goofspiel/checkpoints/last.pt \
+  --planner vm25=runs/goofspiel/checkpoints/last.pt,value_mix=0.25 \
+  --output docs/results/goofspiel/goofspiel_recipe_value_mix_t0.01.json

@@ -9,6 +9,7 @@
 #   equal_time: its planner at equal time
 #   ladder: its generations rated against each other and so_ismcts (0.01 s a move)
 #   world_value: world-value leaves against playouts
+#   z_values: the value head trained on the final return, at the root against none
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 source research/reproduce/sections.sh
@@ -54,4 +55,13 @@ world_value() {  # so_ismcts with world-value leaves against so_ismcts (What did
     --weights results/tricks/wv.npz --time 0.01 --deals 300
 }
 
-run_sections "seed train equal_time ladder world_value" "$@"
+z_values() {  # make train with value_target_q=0, then value_mix 0.25 against 0 (What did not work)
+  $PY scripts/train.py experiment.run_dir=runs/tricks_z selfplay.value_target_q=0 \
+    logger.progress=false
+  $PY -m research.head_to_head --game tricks --time 0.01 --deals 1000 --seed 5 --workers 2 \
+    --planner vm0=runs/tricks_z/checkpoints/last.pt \
+    --planner vm25=runs/tricks_z/checkpoints/last.pt,value_mix=0.25 \
+    --output docs/results/tricks/value_mix_z_targets_t0.01.json
+}
+
+run_sections "seed train equal_time ladder world_value z_values" "$@"
