@@ -37,7 +37,7 @@ from isz.settings.search import PUCT_KERNEL
 from isz.training import run_state
 from isz.training.average_policy import AveragePolicy
 from isz.training.config import TrainConfig, belief_policy, belief_spec, save_run_config, validate
-from isz.training.evaluation import evaluate, exploitability_of, planner_knobs
+from isz.training.evaluation import evaluate, exploitability_of, planner_knobs, value_check
 from isz.training.learner import train_steps, value_diagnostics
 from isz.training.logging import RunLogger
 from isz.training.source import open_source
@@ -242,12 +242,17 @@ def _iterate(cfg: TrainConfig, game, st, device, log: RunLogger, source) -> dict
         st.seconds["elapsed"] += time.perf_counter() - t_it
         # results and the metrics line before the checkpoint: a kill in between re-runs
         # this iteration (and a resume drops the metrics lines past the checkpoint)
+        record = planner_knobs(cfg)
         if final:
+            scalars.update(value_check(game, st.model, cfg, device, t.seed + it, log.step))
+            if "value_check/value_mix" in scalars:  # the values earn their place, or not
+                record["value_mix"] = scalars["value_check/value_mix"]
+                log.say(value_line(scalars))
             run_state.write_results(run_dir / RESULTS, st, scalars)
         log.iteration(it, scalars, {**st.counters, **{f"{k}_s": v
                                                        for k, v in st.seconds.items()}})
         run_state.save(run_dir, st, game, model_cfg, t.checkpoint_every, t.keep_last, is_best,
-                       planner_knobs(cfg), generation_every=t.generation_every)
+                       record, generation_every=t.generation_every)
         if t.ladder_deals and t.generation_every and it % t.generation_every == 0:
             _ladder(cfg, run_dir, device, log)
     return scalars
@@ -268,6 +273,14 @@ def _ladder(cfg: TrainConfig, run_dir: Path, device, log: RunLogger) -> None:
                          time_per_move=t.ladder_time, step=log.step, checkpoints=("gen",),
                          baselines=tuple(t.ladder_baselines), older=0)
     log.say(ladder_line(ladder, time.perf_counter() - start))
+
+
+def value_line(scalars: dict) -> str:
+    """One line for the log: the value check's lead and what the run records."""
+    mix = scalars["value_check/value_mix"]
+    return (f"value check: values at the root {scalars['value_check/diff']:+.3f} ± "
+            f"{scalars['value_check/se']:.3f} against none; the planner records "
+            f"value_mix={mix:g}" + ("" if mix else " (not more than 2 SE)"))
 
 
 def ladder_line(ladder: dict, seconds: float) -> str:

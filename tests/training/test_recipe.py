@@ -26,6 +26,7 @@ def _recipe_cfg(run_dir) -> TrainConfig:
     cfg.trainer.batch_size = 16
     cfg.trainer.eval_every = 0
     cfg.trainer.final_eval_deals = 4
+    cfg.trainer.value_check_deals = 4
     cfg.trainer.eval_opponents = ["random"]
     cfg.trainer.exploitability_max_histories = 0
     cfg.trainer.generation_every = 1
@@ -45,8 +46,13 @@ def test_the_default_recipe_records_its_teacher_and_ladders_its_generations(tmp_
     ck = run / "checkpoints"
     assert sorted(p.name for p in ck.glob("gen-*.pt")) == ["gen-000001.pt", "gen-000002.pt"]
     record = load_checkpoint(ck / "last.pt")["extra"]["planner"]
+    check = json.loads((run / "results.json").read_text())["final"]
+    mix = check["value_check/value_mix"]
+    # the check's rule: the values are recorded only when they lead by more than 2 SE
+    assert mix == (0.25 if check["value_check/diff"] > 2 * check["value_check/se"] else 0.0)
     assert record == {"agent": "guided_so_ismcts", "iterations": 64, "c_puct": 1.5,
-                      "belief": "auto", "belief_policy": "network", "final": "most_visits"}
+                      "belief": "auto", "belief_policy": "network", "final": "most_visits",
+                      "value_mix": mix}
     planner = isz.load_planner(str(ck / "last.pt"), device="cpu")
     assert planner.name == "guided_so_ismcts"
     assert type(planner.belief).__name__ == "PosteriorBelief"  # auto, with the network
@@ -85,10 +91,12 @@ def test_a_game_from_outside_the_package_trains_with_the_defaults(goofspiel, tmp
     cfg = _recipe_cfg(tmp_path / "goof")
     cfg.game.name, cfg.game.module = "goofspiel", "examples.goofspiel"
     cfg.trainer.generation_every, cfg.trainer.ladder_deals = 0, 0
+    cfg.trainer.value_check_deals = 0  # no check: the record leaves value_mix at its default
     train(cfg)
     path = tmp_path / "goof" / "checkpoints" / "last.pt"
     ckpt = load_checkpoint(path)
     assert ckpt["game_module"] == "examples.goofspiel"
     assert ckpt["extra"]["planner"]["agent"] == "guided_so_ismcts"
+    assert "value_mix" not in ckpt["extra"]["planner"]
     planner = isz.load_planner(str(path), device="cpu")
     assert planner.game.name == "goofspiel"
