@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from isz.settings import search as s
 from isz.settings.core import Group, Rule, Setting
-from isz.types import IszError
+from isz.types import IszError, check_int
 
 # trainer.average_policy_weight: iteration t's rows weigh t^power: t^0 (NFSP), t^0.5, t^1
 # (linear CFR); a lower power remembers longer, so a cycling last iterate moves the
@@ -49,6 +49,15 @@ def _opponents(what: str, value) -> list:
     for name in value:
         if name not in names:
             raise IszError(f"unknown {what} entry {name!r}; allowed: {', '.join(names)}")
+    return value
+
+
+def _check_deals(what: str, value) -> int:
+    """0 (off) or at least 2: a paired SE needs two deals."""
+    value = check_int(what, value, lo=0)
+    if value == 1:
+        raise IszError(f"{what} must be 0 (no check) or at least 2 deals (an SE needs "
+                       "two), got 1")
     return value
 
 
@@ -171,7 +180,7 @@ TRAINER = Group("trainer", "Learning, evaluation, checkpoints, actors", [
     Setting("value_check_deals", int, 200, "deals of the final value check: the planner "
             "with the network's values at the root (value_mix 0.25) against itself without, "
             "at ladder_time a move; the run records value_mix 0.25 only if it wins by more "
-            "than 2 SE (0: no check, value_mix 0)", lo=0),
+            "than 2 SE (0: no check, value_mix 0)", check=_check_deals, shape="0 or an int >= 2"),
     Setting("actors", int, 0, "self-play actors on Ray (0: self-play in this process, "
             "reproducible)", lo=0),
     Setting("max_staleness", int, 4, "actors: positions of weights older than this many "

@@ -147,7 +147,7 @@ def value_check(game: Game, model: PolicyValueNet, cfg, device, seed: int,
         with step("value check", t.value_check_deals, "deals") as bar:
             res = play_match(spec, backend, progress=bar.update)
     pair = res.paired()[0]
-    pays = pair["diff"] > 2 * pair["se"]
+    pays = pair["se"] is not None and pair["diff"] > 2 * pair["se"]
     return {"value_check/diff": pair["diff"], "value_check/se": pair["se"],
             "value_check/value_mix": VALUE_CHECK_MIX if pays else 0.0}
 

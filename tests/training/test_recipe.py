@@ -100,3 +100,18 @@ def test_a_game_from_outside_the_package_trains_with_the_defaults(goofspiel, tmp
     assert "value_mix" not in ckpt["extra"]["planner"]
     planner = isz.load_planner(str(path), device="cpu")
     assert planner.game.name == "goofspiel"
+
+
+def test_a_value_check_of_one_deal_is_refused():
+    """A paired SE needs two deals: 1 is refused by name, 0 (off) and 2 pass."""
+    import pytest
+
+    from isz import IszError
+    from isz.settings.training import TRAINER
+
+    setting = next(s for s in TRAINER if s.name == "value_check_deals")
+    with pytest.raises(IszError, match=r"value_check_deals must be 0 .* got 1"):
+        setting.validate(1)
+    assert (setting.validate(0), setting.validate(2)) == (0, 2)
+    with pytest.raises(IszError, match="value_check_deals"):
+        setting.validate(-3)
