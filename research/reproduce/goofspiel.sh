@@ -16,6 +16,6 @@ done
 # the network's values at the root (value_mix 0.25) against none, seed 0's checkpoint
 $PY -c "import sys, examples.goofspiel; from research.head_to_head import main; main(sys.argv[1:])" \
   --game goofspiel --time 0.01 --deals 1000 --seed 5 --workers 2 \
-  --planner vm0=runs/goofspiel/checkpoints/last.pt \
+  --planner vm0=runs/goofspiel/checkpoints/last.pt,value_mix=0 \
   --planner vm25=runs/goofspiel/checkpoints/last.pt,value_mix=0.25 \
   --output docs/results/goofspiel/goofspiel_recipe_value_mix_t0.01.json

@@ -212,10 +212,10 @@ recipe() {  # experiment=oh_hell, the default recipe: its ladder and its matches
     --planner sir=$ck --planner voids=$ck,belief=voids --baseline so_ismcts,belief=voids \
     --output $d/recipe_belief_t0.02.json
   $PY -m research.head_to_head --game oh_hell --time 0.02 --deals 200 --seed 3 \
-    --planner vm0=$ck --planner vm25=$ck,value_mix=0.25 --baseline so_ismcts,belief=voids \
+    --planner vm0=$ck,value_mix=0 --planner vm25=$ck,value_mix=0.25 --baseline so_ismcts,belief=voids \
     --output $d/recipe_value_mix_t0.02.json
   $PY -m research.head_to_head --game oh_hell --time 0.02 --deals 300 --seed 8 \
-    --planner vm0=$ck --planner vm25=$ck,value_mix=0.25 --baseline so_ismcts,belief=voids \
+    --planner vm0=$ck,value_mix=0 --planner vm25=$ck,value_mix=0.25 --baseline so_ismcts,belief=voids \
     --output $d/recipe_value_mix_t0.02_seed8.json
   $PY -m research.head_to_head --game oh_hell --time 0.02 --deals 200 --seed 9 \
     --planner voids_vm25=$ck,belief=voids,value_mix=0.25 --baseline so_ismcts,belief=voids \
@@ -250,7 +250,7 @@ recipe_seed2() {  # the preset as it is, training seed 2, on an idle machine (ru
     knobs.so_ismcts.belief=voids time_per_move=0.02 deals=1000 seed=12 workers=2 \
     progress=false output=$d/recipe_s2_vs_two_so_ismcts_t0.02_idle.json
   $PY -m research.head_to_head --game oh_hell --time 0.02 --deals 500 --seed 14 \
-    --planner vm0=$ck --planner vm25=$ck,value_mix=0.25 --baseline so_ismcts,belief=voids \
+    --planner vm0=$ck,value_mix=0 --planner vm25=$ck,value_mix=0.25 --baseline so_ismcts,belief=voids \
     --output $d/recipe_s2_value_mix_t0.02_idle.json
   $PY scripts/ladder.py $r --checkpoints gen --baselines so_ismcts --older 0 --time 0.02 \
     --deals 100 --seed 1 --workers 2 --quiet

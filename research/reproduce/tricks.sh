@@ -36,7 +36,7 @@ equal_time() {  # the default run's planner at equal time against so_ismcts + vo
       output=docs/results/tricks/eq_default_recipe_t$t.json
   done
   $PY -m research.head_to_head --game tricks --time 0.01 --deals 1000 --seed 5 \
-    --planner vm0=$ck --planner vm25=$ck,value_mix=0.25 \
+    --planner vm0=$ck,value_mix=0 --planner vm25=$ck,value_mix=0.25 \
     --output docs/results/tricks/value_mix_default_recipe_t0.01.json
 }
 
@@ -59,7 +59,7 @@ z_values() {  # make train with value_target_q=0, then value_mix 0.25 against 0 
   $PY scripts/train.py experiment.run_dir=runs/tricks_z selfplay.value_target_q=0 \
     logger.progress=false
   $PY -m research.head_to_head --game tricks --time 0.01 --deals 1000 --seed 5 --workers 2 \
-    --planner vm0=runs/tricks_z/checkpoints/last.pt \
+    --planner vm0=runs/tricks_z/checkpoints/last.pt,value_mix=0 \
     --planner vm25=runs/tricks_z/checkpoints/last.pt,value_mix=0.25 \
     --output docs/results/tricks/value_mix_z_targets_t0.01.json
 }
