@@ -34,6 +34,7 @@ from isz.nn.checkpoint import save_checkpoint
 from isz.nn.model import PolicyValueNet
 from isz.progress import Progress
 from isz.search.evaluator import evaluator_policy
+from isz.settings.agents import GUIDED_SO_ISMCTS
 from isz.settings.training import planner_record
 
 
@@ -59,7 +60,7 @@ def evaluate(game: Game, model: PolicyValueNet, cfg, device, deals: int, seed: i
     """Scalars ``eval/score_vs_<opp>``, ``eval/se_vs_<opp>`` (and exploitability).
 
     ``step(desc, total, unit)``: a `Progress` per matchup and exploitability."""
-    step = step or (lambda desc, total, unit: Progress(desc, total, unit, enabled=False))
+    step = step or _quiet
     out: dict[str, float] = {}
     if cfg.trainer.eval_opponents:
         out.update(_matches(game, model, cfg, device, deals, seed, step))
@@ -96,9 +97,7 @@ def _matches(game, model, cfg, device, deals, seed, step) -> dict[str, float]:
     folder = Path(cfg.experiment.run_dir) / "eval"
     backend, where = eval_backend(cfg, device)
     with tempfile.TemporaryDirectory(prefix="isz-eval-") as tmp, backend:
-        ckpt = str(save_checkpoint(Path(tmp) / "planner.pt", model=model, game=game,
-                                   model_cfg=model.cfg.to_dict(),
-                                   extra={"planner": planner_knobs(cfg)}))
+        ckpt = _planner_file(Path(tmp), game, model, planner_knobs(cfg))
         specs = {opp: eval_spec(cfg, game.num_players, opp, ckpt, where, deals, seed)
                  for opp in cfg.trainer.eval_opponents}
         keys = {opp: spec.key() for opp, spec in specs.items()}
@@ -130,13 +129,12 @@ def value_check(game: Game, model: PolicyValueNet, cfg, device, seed: int,
     Empty when the check is off or the planner is not ``guided_so_ismcts``."""
     t = cfg.trainer
     record = planner_knobs(cfg)
-    if not t.value_check_deals or record["agent"] != "guided_so_ismcts":
+    if not t.value_check_deals or record["agent"] != GUIDED_SO_ISMCTS.name:
         return {}
-    step = step or (lambda desc, total, unit: Progress(desc, total, unit, enabled=False))
+    step = step or _quiet
     backend, where = eval_backend(cfg, device)
     with tempfile.TemporaryDirectory(prefix="isz-value-check-") as tmp, backend:
-        ckpt = str(save_checkpoint(Path(tmp) / "planner.pt", model=model, game=game,
-                                   model_cfg=model.cfg.to_dict(), extra={"planner": record}))
+        ckpt = _planner_file(Path(tmp), game, model, record)
         knobs = {"time_budget": t.ladder_time, "iterations": None, "device": where}
         values = SeatSpec(PLANNER, {**knobs, "value_mix": VALUE_CHECK_MIX}, ckpt,
                           label="values")
@@ -150,6 +148,18 @@ def value_check(game: Game, model: PolicyValueNet, cfg, device, seed: int,
     pays = pair["se"] is not None and pair["diff"] > 2 * pair["se"]
     return {"value_check/diff": pair["diff"], "value_check/se": pair["se"],
             "value_check/value_mix": VALUE_CHECK_MIX if pays else 0.0}
+
+
+def _quiet(desc: str, total: int, unit: str) -> Progress:
+    """The default ``step``: a `Progress` that shows nothing."""
+    return Progress(desc, total, unit, enabled=False)
+
+
+def _planner_file(folder: Path, game: Game, model: PolicyValueNet, record: dict) -> str:
+    """``model`` saved in ``folder`` as a checkpoint whose planner is ``record``, for the
+    match's seats to load (in this process, forked workers or Ray workers)."""
+    return str(save_checkpoint(folder / "planner.pt", model=model, game=game,
+                               model_cfg=model.cfg.to_dict(), extra={"planner": record}))
 
 
 def _journals(folder: Path, keys: dict[str, str]) -> dict[str, Path]:
@@ -171,7 +181,7 @@ def exploitability_of(game: Game, model: PolicyValueNet, cfg, device, seed: int,
     """``<prefix>exploitability`` (the planner guided by ``model``, planner seed
     ``seed``) and ``<prefix>exploitability_net`` (its policy head alone), for a game
     small enough (``trainer.exploitability_max_histories``); {} otherwise."""
-    step = step or (lambda desc, total, unit: Progress(desc, total, unit, enabled=False))
+    step = step or _quiet
     cap = cfg.trainer.exploitability_max_histories
     if not (cap and fits(game, cap)):
         return {}

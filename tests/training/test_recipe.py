@@ -7,9 +7,12 @@ from __future__ import annotations
 import json
 
 import numpy as np
+import pytest
 
 import isz
+from isz import IszError
 from isz.nn.checkpoint import load_checkpoint
+from isz.settings.training import TRAINER
 from isz.training.config import TrainConfig
 from isz.training.loop import train
 
@@ -104,10 +107,6 @@ def test_a_game_from_outside_the_package_trains_with_the_defaults(goofspiel, tmp
 
 def test_a_value_check_of_one_deal_is_refused():
     """A paired SE needs two deals: 1 is refused by name, 0 (off) and 2 pass."""
-    import pytest
-
-    from isz import IszError
-    from isz.settings.training import TRAINER
 
     setting = next(s for s in TRAINER if s.name == "value_check_deals")
     with pytest.raises(IszError, match=r"value_check_deals must be 0 .* got 1"):
