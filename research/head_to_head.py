@@ -3,7 +3,8 @@ time per move, at one table with rollout baselines?
 
 Each ``--planner LABEL=PATH[,key=value...]`` seat is that checkpoint's planner with
 its recorded settings and the given knobs on top (``agent=guided_so_ismcts``,
-``belief=sir``, ...); ``--baseline NAME[,key=value...]`` seats are registered agents.
+``belief=sir``, ``belief={"name":"sir","plays":0}``, ...: a value is read as JSON
+where it parses); ``--baseline NAME[,key=value...]`` seats are registered agents.
 Every seat gets ``--time`` seconds a decision. Prints the match table and the paired
 differences; writes the JSON result (and resumes from its journal if interrupted).
 
@@ -17,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 from pathlib import Path
 
 from isz.evaluation.arena import play_match
@@ -39,7 +41,7 @@ def _knobs(items: list[str]) -> dict:
 
 def seat(text: str, time: float, planner: bool) -> SeatSpec:
     """A seat from ``LABEL=PATH,k=v,...`` (planner) or ``NAME,k=v,...`` (baseline)."""
-    head, *rest = text.split(",")
+    head, *rest = re.split(r",(?![^{\[]*[}\]])", text)  # commas outside {...} and [...]
     knobs = {"time_budget": time, "iterations": None, **_knobs(rest)}
     if planner:
         label, _, path = head.partition("=")

@@ -1,5 +1,5 @@
 """``sir``: ``voids`` deals importance-resampled by a policy's probability of the
-other seats' bids (and of their last ``plays`` card plays).
+other seats' bids and of their last ``plays`` card plays.
 
 Policy-based inference (Rebstock et al., 2019: it beat card-location inference in
 Skat) over the decisions a batched call can weigh. Target: the deals consistent with
@@ -26,7 +26,10 @@ that weighs, or with no policy, it is ``voids`` itself: fresh worlds.
 
 Knobs: ``policy`` (an object with ``many(tensors, masks) -> float[B, num_actions]``,
 e.g. `isz.search.evaluator.EvaluatorPolicy`; None: no weights, i.e. ``voids``),
-``candidates`` (128), ``max_tables`` and ``shuffle`` (``voids``'s).
+``candidates`` (128), ``plays`` (4: each weighed play adds ``candidates`` rows to the
+decision's policy call; on the 2-seat tricks game, whose opponent makes at most 4
+plays, weighing them took the trained planner from level with so_ismcts to ahead of
+it, docs/results/tricks.md), ``max_tables`` and ``shuffle`` (``voids``'s).
 """
 
 from __future__ import annotations
@@ -74,10 +77,10 @@ class SIRBelief(Belief):
     """``voids`` deals resampled by the policy's reach of the bids; module docstring."""
 
     name = "sir"
-    KNOBS = {"policy": None, "candidates": 128, "plays": 0, "max_tables": 400_000,
+    KNOBS = {"policy": None, "candidates": 128, "plays": 4, "max_tables": 400_000,
              "shuffle": True}
 
-    def __init__(self, game: Game, policy=None, candidates: int = 128, plays: int = 0,
+    def __init__(self, game: Game, policy=None, candidates: int = 128, plays: int = 4,
                  max_tables: int = 400_000, shuffle: bool = True):
         check_tricks(f"belief {self.name!r}", game)
         if policy is not None and not callable(getattr(policy, "many", None)):
@@ -98,41 +101,82 @@ class SIRBelief(Belief):
 
     def sample_many(self, view: View, n: int, rng: np.random.Generator) -> np.ndarray:
         """``n`` worlds int64[n, state_size]: the view's pool resampled by weight."""
-        decisions = self.decision_templates(view) if self.policy is not None else []
-        if not decisions:
+        if self.policy is None or not self.weighs(view):
             return self.voids.sample_many(view, n, rng)
-        if self._pool[0] != view.key:
-            worlds = self.voids.sample_many(view, self.candidates, rng)
-            logw = self.log_weights(worlds, decisions)
-            w = np.exp(logw - logw.max())
-            p = w / w.sum()
-            self.last_ess = float(1.0 / np.sum(p * p))
-            self._pool = (view.key, worlds, p)
+        if not self.has_pool(view):
+            self.set_pool(view, *self._weighed_pool(view, rng))
         _, worlds, p = self._pool
         return worlds[rng.choice(len(worlds), size=n, p=p)]
 
-    def decision_templates(self, view: View) -> list[Decision]:
-        """The other seats' bids in ``view``'s history, then their last ``plays`` card
-        plays, as `Decision` templates in history order (cached per seat and public
-        history)."""
+    def _weighed_pool(self, view: View,
+                      rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+        """(int64[U, state_size], float64[U]): `draw_candidates` and their resampling law."""
+        worlds, counts = self.draw_candidates(view, rng)
+        logw = self.log_weights(worlds, self.decision_templates(view, worlds[0]))
+        return worlds, self.resampling_law(counts, logw)
+
+    def draw_candidates(self, view: View,
+                        rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+        """(int64[U, state_size], int64[U]): the distinct worlds of ``candidates``
+        ``voids`` draws and how often each was drawn. Weighing each distinct world
+        once, times its count, is the law of weighing every draw, at fewer policy rows:
+        late in a small game most draws repeat (tricks: about 14 distinct of 128)."""
+        return _distinct(self.voids.sample_many(view, self.candidates, rng))
+
+    def resampling_law(self, counts: np.ndarray, logw: np.ndarray) -> np.ndarray:
+        """float64[U]: each distinct candidate's probability, its count × its weight
+        ``exp(logw)`` normalised; sets `last_ess` (over the draws)."""
+        w = np.exp(logw - logw.max())
+        each = w / np.dot(counts, w)  # a draw's resampling probability
+        self.last_ess = float(1.0 / np.dot(counts, each * each))
+        return counts * each
+
+    def weighs(self, view: View) -> bool:
+        """Whether ``view`` holds a decision of another seat that this belief weighs."""
+        return bool(self._weighed(view))
+
+    def has_pool(self, view: View) -> bool:
+        """Whether ``view``'s pool is weighed already."""
+        return self._pool[0] == view.key
+
+    def set_pool(self, view: View, worlds: np.ndarray, p: np.ndarray) -> None:
+        """Use ``worlds`` (int64[U, state_size]) with probabilities ``p`` (float64[U]) as
+        ``view``'s pool (`isz.belief.sir_batch` weighs many at once)."""
+        self._pool = (view.key, worlds, p)
+
+    def _weighed(self, view: View) -> tuple:
+        """``(bids, (dealer, trump card, plays), indices of the plays that weigh)`` of
+        ``view``, or ``()`` when nothing weighs."""
         _, _, dealer, tcard, bids, plays = parse_view(view)
         if not self.game.params.get("bidding"):
             bids = ()
         others = [i for i, (p, _) in enumerate(plays) if p != view.player]
         last = others[len(others) - self.plays:] if self.plays else []
-        if not bids and not last:
+        return (bids, (dealer, tcard, plays), last) if bids or last else ()
+
+    def decision_templates(self, view: View, world: np.ndarray | None = None
+                           ) -> list[Decision]:
+        """The other seats' bids in ``view``'s history, then their last ``plays`` card
+        plays, as `Decision` templates in history order (cached per seat and public
+        history), found by replaying the history in ``world`` (int64[state_size], any
+        world consistent with ``view``; None: ``voids``'s max-flow one)."""
+        weighed = self._weighed(view)
+        if not weighed:
             return []
+        bids, (dealer, tcard, plays), last = weighed
         key = (view.player, dealer, tcard, bids, tuple(plays[:last[-1] + 1]) if last else ())
         if key not in self._templates:
             _trim(self._templates)
-            self._templates[key] = self._find_templates(view, len(bids), set(last))
+            if world is None:
+                world = self.voids.construct(view).data
+            self._templates[key] = self._find_templates(view, world, len(bids), set(last))
         return self._templates[key]
 
-    def _find_templates(self, view: View, n_bids: int, plays: set[int]) -> list[Decision]:
-        """Replay the history in one consistent world (the max-flow one: its hands are
-        written over, and everything else in a decision's view is public)."""
+    def _find_templates(self, view: View, world: np.ndarray, n_bids: int,
+                        plays: set[int]) -> list[Decision]:
+        """Replay the history in ``world``, a consistent world: its hands are written
+        over, and everything else in a decision's view is public."""
         g, out = self.game, []
-        world = self.voids.construct(view)
         hand_entries = self._hand_entries()
         k = -1 - n_bids  # index of the next card play (bids come first)
 
@@ -153,7 +197,7 @@ class SIRBelief(Belief):
                 int(g.kparams[K.K_SUITOF + d[K.PLAYS + d[K.NPLAYED] - d[K.POS]]])
             out.append(Decision(p, int(action), row, mask, action < g.num_cards, before, led))
 
-        replay(g, view, world.data[K.INIT:K.INIT + g.num_players], visit)
+        replay(g, view, world[K.INIT:K.INIT + g.num_players], visit)
         return out
 
     def _hand_entries(self) -> np.ndarray:
@@ -168,7 +212,7 @@ class SIRBelief(Belief):
         Its hand is its initial hand less the cards it had played; a play's legal
         moves are that hand's cards of the led suit, or the whole hand."""
         base, cols, vals, masks = self.decision_parts(worlds, decisions)
-        return rows_from_parts(base, _groups(decisions, worlds), cols, vals), masks
+        return rows_from_parts(base, groups_of(decisions, worlds), cols, vals), masks
 
     def decision_parts(self, worlds: np.ndarray, decisions: list[Decision]):
         """`decision_rows` factored as ``(base float32[D, tensor_size], cols int64[K],
@@ -203,7 +247,7 @@ class SIRBelief(Belief):
         ``policy.many`` on the rows written out."""
         if hasattr(self.policy, "many_parts"):
             base, cols, vals, masks = self.decision_parts(worlds, decisions)
-            groups = _groups(decisions, worlds)
+            groups = groups_of(decisions, worlds)
             return self.policy.many_parts(base, groups, cols, vals, masks), masks
         rows, masks = self.decision_rows(worlds, decisions)
         return self.policy.many(rows, masks), masks
@@ -212,21 +256,43 @@ class SIRBelief(Belief):
         """float64[M]: log of the product of the policy's probabilities of the actions
         taken at ``decisions``."""
         probs, masks = self._policy_probs(worlds, decisions)
-        probs = np.asarray(probs, dtype=np.float64)
-        if probs.shape != masks.shape or not np.all(np.isfinite(probs)):
-            raise IszError(f"policy.many must return finite probabilities of shape "
-                           f"{masks.shape}, got shape {probs.shape}")
-        m, n = len(worlds), len(decisions)
-        taken = np.array([d.action for d in decisions], dtype=np.int64)
-        pr = probs.reshape(n, m, -1)[np.arange(n), :, taken]  # [D, M]
-        with np.errstate(divide="ignore"):
-            logw = np.log(pr).sum(axis=0)
-        if not np.any(np.isfinite(logw)):
-            raise IszError("policy gives every candidate deal probability 0 for the actions "
-                           "taken: it must give every legal action some probability")
-        return logw
+        return log_weights_from(probs, masks, len(worlds), decisions)
 
 
-def _groups(decisions: list[Decision], worlds: np.ndarray) -> np.ndarray:
+def log_weights_from(probs, masks: np.ndarray, m: int,
+                     decisions: list[Decision]) -> np.ndarray:
+    """float64[M]: `SIRBelief.log_weights` from the policy's output ``probs``
+    (float[D * M, num_actions], decision-major) on rows with legal moves ``masks``."""
+    probs = np.asarray(probs, dtype=np.float64)
+    if probs.shape != masks.shape or not np.all(np.isfinite(probs)):
+        raise IszError(f"policy.many must return finite probabilities of shape "
+                       f"{masks.shape}, got shape {probs.shape}")
+    n = len(decisions)
+    taken = np.array([d.action for d in decisions], dtype=np.int64)
+    pr = probs.reshape(n, m, -1)[np.arange(n), :, taken]  # [D, M]
+    with np.errstate(divide="ignore"):
+        logw = np.log(pr).sum(axis=0)
+    if not np.any(np.isfinite(logw)):
+        raise IszError("policy gives every candidate deal probability 0 for the actions "
+                       "taken: it must give every legal action some probability")
+    return logw
+
+
+def _distinct(worlds: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(int64[U, S], int64[U]): the distinct rows of ``worlds`` (int64[M, S]) in order of
+    first appearance, and how often each occurs (a dict on the bytes: cheaper than
+    ``np.unique(axis=0)``'s sort at this size)."""
+    index: dict[bytes, int] = {}
+    first, counts = [], []
+    for i, row in enumerate(worlds):
+        j = index.setdefault(row.tobytes(), len(first))
+        if j == len(first):
+            first.append(i)
+            counts.append(0)
+        counts[j] += 1
+    return worlds[first], np.asarray(counts, dtype=np.int64)
+
+
+def groups_of(decisions: list[Decision], worlds: np.ndarray) -> np.ndarray:
     """int64[D * M]: the template of each decision row (rows are decision-major)."""
     return np.repeat(np.arange(len(decisions)), len(worlds))

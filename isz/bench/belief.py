@@ -188,7 +188,7 @@ def decision_cost(belief: str = "voids", shuffle: bool = True, games: int = 4,
 
 
 def _cost_belief(game, belief: str, shuffle: bool):
-    """``voids``, or ``sir`` (128 candidates) weighing the bids by a network of the
+    """``voids``, or ``sir`` (128 candidates, ``plays=0``) weighing the bids by a network of the
     trained Oh Hell planner's shape (width 256, depth 2; random weights cost the
     same), one torch thread, CPU; ``sir_dense``: the same with every decision row
     written out for the network (no ``many_parts``: the path before the stem was
@@ -204,7 +204,8 @@ def _cost_belief(game, belief: str, shuffle: bool):
     torch.manual_seed(0)
     torch.set_num_threads(1)
     net = NetworkEvaluator(build_model(game, ModelConfig(width=256, depth=2)), "cpu")
-    b = make_search_belief({"name": "sir", "shuffle": shuffle}, game, net)
+    # the bids alone (plays=0), as the Oh Hell results measure sir
+    b = make_search_belief({"name": "sir", "plays": 0, "shuffle": shuffle}, game, net)
     if belief == "sir_dense":
         b.policy = _DenseRows(b.policy)
     return b

@@ -29,6 +29,7 @@ import numpy as np
 
 from isz.belief import Belief
 from isz.belief.diagnostics import sampled_diagnostics
+from isz.belief.sir_batch import weigh_pools
 from isz.games.base import Game, State
 from isz.search.evaluator import Evaluator, make_search_belief
 from isz.search.puct_driver import PUCTBatch, PUCTConfig
@@ -318,7 +319,8 @@ def _record_and_move(game, cfg, slot: _Slot, view, mask, pi, q: float, rng) -> N
 def _teach_all(game, cfg, live: list[_Slot], rng, evaluator: Evaluator,
                stats: SelfPlayStats) -> None:
     """One teacher-searched move in every live slot; the planner teacher's root
-    priors for every slot come from one evaluator call."""
+    priors for every slot come from one evaluator call, and so do the slots' ``sir``
+    pools (`isz.belief.sir_batch`)."""
     views = [s.state.view(s.state.current_player()) for s in live]
     masks = _root_masks(game, views)
     _diagnose(live[0], views[0], stats)
@@ -327,6 +329,8 @@ def _teach_all(game, cfg, live: list[_Slot], rng, evaluator: Evaluator,
         tensors = np.stack([v.tensor().reshape(-1) for v in views]).astype(np.float32)
         priors = noisy_priors(evaluator, tensors, masks, cfg.puct.dirichlet_alpha,
                               cfg.puct.dirichlet_eps, rng)
+    # every slot's sir pool in one network call (a call per slot costs more than its rows)
+    weigh_pools([(s.beliefs[v.player], v) for s, v in zip(live, views, strict=True)], rng)
     for b, (slot, view) in enumerate(zip(live, views, strict=True)):
         pi, q = teacher_search(game, lambda n, s=slot, v=view: _worlds(s, v, n, rng, stats),
                                view, cfg.teacher_iterations, rng,

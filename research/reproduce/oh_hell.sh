@@ -157,20 +157,21 @@ variants() {  # oh_hell_teacher_long's planner variants; rollout mo_ismcts
     knobs.planner.agent=guided_so_ismcts \
     output=docs/results/oh_hell/eq_oh_hell_teacher_long_so_root_shuffle_equal_time_0.5_100deals.json
   # the planner's belief: voids deals resampled by the network's probability of the
-  # other seats' bids (belief=sir, 128 candidates a view); the 200-deal screen first
+  # other seats' bids (belief=sir with plays=0, 128 candidates a view); the 200-deal
+  # screen first
   $PY scripts/evaluate.py checkpoint=$long $t deals=200 time_per_move=0.05 \
-    knobs.planner.agent=guided_so_ismcts knobs.planner.belief=sir \
+    knobs.planner.agent=guided_so_ismcts 'knobs.planner.belief={name:sir,plays:0}' \
     output=docs/results/oh_hell/eq_oh_hell_teacher_long_so_root_sir_equal_time_0.05_200deals.json
   for b in 0.05 0.02; do
     $PY scripts/evaluate.py checkpoint=$long $t deals=1000 time_per_move=$b \
-      knobs.planner.agent=guided_so_ismcts knobs.planner.belief=sir \
+      knobs.planner.agent=guided_so_ismcts 'knobs.planner.belief={name:sir,plays:0}' \
       output=docs/results/oh_hell/eq_oh_hell_teacher_long_so_root_sir_equal_time_$b.json
   done
   $PY scripts/evaluate.py checkpoint=$long $t deals=1000 iterations=256 \
-    knobs.planner.agent=guided_so_ismcts knobs.planner.belief=sir \
+    knobs.planner.agent=guided_so_ismcts 'knobs.planner.belief={name:sir,plays:0}' \
     output=docs/results/oh_hell/eq_oh_hell_teacher_long_so_root_sir_equal_sims_256.json
   $PY scripts/evaluate.py checkpoint=$long $t deals=100 time_per_move=0.5 \
-    knobs.planner.agent=guided_so_ismcts knobs.planner.belief=sir \
+    knobs.planner.agent=guided_so_ismcts 'knobs.planner.belief={name:sir,plays:0}' \
     output=docs/results/oh_hell/eq_oh_hell_teacher_long_so_root_sir_equal_time_0.5_100deals.json
   # the recorded planner at 0.5 s a move (100 deals: about 40 minutes on 2 cores)
   $PY scripts/evaluate.py checkpoint=$long $t deals=100 time_per_move=0.5 \
@@ -206,7 +207,7 @@ recipe() {  # experiment=oh_hell, the default recipe: its ladder and its matches
     knobs.so_ismcts.belief=voids time_per_move=0.02 deals=600 seed=11 workers=2 \
     progress=false output=$d/recipe_vs_two_so_ismcts_t0.02_idle.json  # nothing else running
   $PY -m research.head_to_head --game oh_hell --time 0.02 --deals 300 --seed 2 \
-    --planner new=$ck --planner old=$old,agent=guided_so_ismcts,belief=sir \
+    --planner new=$ck --planner "old=$old,agent=guided_so_ismcts,belief={\"name\":\"sir\",\"plays\":0}" \
     --baseline so_ismcts,belief=voids --output $d/recipe_vs_teacher_t0.02.json
   $PY -m research.head_to_head --game oh_hell --time 0.02 --deals 200 --seed 4 \
     --planner sir=$ck --planner voids=$ck,belief=voids --baseline so_ismcts,belief=voids \

@@ -8,6 +8,9 @@
 #   train: the default run (make train)
 #   equal_time: its planner at equal time
 #   ladder: its generations rated against each other and so_ismcts (0.01 s a move)
+#   seed1: the default run at training seed 1, at equal time
+#   plays: the recipe with sir weighing no card plays (plays=0, as before plays=4 was
+#     the default), its planner with and without the opponent's plays weighed
 #   world_value: world-value leaves against playouts
 #   z_values: the value head trained on the final return, at the root against none
 set -euo pipefail
@@ -48,6 +51,31 @@ ladder() {  # the default run's generations, 500 deals a table at 0.01 s a move
   cp runs/tricks/ladder/ladder.png docs/results/tricks/default_recipe_ladder.png
 }
 
+seed1() {  # the default run at training seed 1, its planner at equal time
+  ck=runs/tricks_s1/checkpoints/last.pt
+  [ -f $ck ] || $PY scripts/train.py experiment.name=tricks_s1 trainer.seed=1 logger.progress=false
+  for t in 0.01 0.05; do
+    $PY scripts/evaluate.py checkpoint=$ck "agents=[planner,so_ismcts]" knobs.so_ismcts.belief=voids \
+      deals=1000 seed=7 time_per_move=$t workers=2 progress=false \
+      output=docs/results/tricks/eq_default_recipe_seed1_t$t.json
+  done
+}
+
+plays() {  # sir weighing no card plays in training, then with and without them in play
+  ck=runs/tricks_plays0/checkpoints/last.pt
+  [ -f $ck ] || $PY scripts/train.py experiment.name=tricks_plays0 belief=sir \
+    belief.knobs.plays=0 logger.progress=false
+  for run in "0.01 7" "0.01 8" "0.05 7"; do
+    set -- $run
+    for p in 0 4; do
+      $PY scripts/evaluate.py checkpoint=$ck "agents=[planner,so_ismcts]" \
+        knobs.so_ismcts.belief=voids "knobs.planner.belief={name:sir,plays:$p}" \
+        deals=1000 seed=$2 time_per_move=$1 workers=2 progress=false \
+        output=docs/results/tricks/plays${p}_planner_t$1_seed$2.json
+    done
+  done
+}
+
 world_value() {  # so_ismcts with world-value leaves against so_ismcts (What did not work)
   $PY -m research.world_value.probe --game tricks --belief uniform --games 3000 \
     --iterations 300 --save results/tricks/wv.npz
@@ -64,4 +92,4 @@ z_values() {  # make train with value_target_q=0, then value_mix 0.25 against 0 
     --output docs/results/tricks/value_mix_z_targets_t0.01.json
 }
 
-run_sections "seed train equal_time ladder world_value z_values" "$@"
+run_sections "seed train equal_time ladder seed1 plays world_value z_values" "$@"

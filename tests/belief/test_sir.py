@@ -2,7 +2,8 @@
 
 References are brute force (`tests.belief.tricks_reference`): every split of the
 unseen cards replayed through the checked rules, weighted by the policy's
-probability of the other seats' bids only (card plays weigh 1).
+probability of the other seats' bids only (card plays weigh 1: ``plays=0``), or of
+their card plays too.
 """
 
 from __future__ import annotations
@@ -82,7 +83,7 @@ def three():
 def test_law_matches_bid_weighted_posterior(three):
     game, view, ref = three
     assert len(view.data) > 5 + game.num_players  # bids made and cards played
-    b = SIRBelief(game, policy=BidPolicy(game), candidates=20_000)
+    b = SIRBelief(game, policy=BidPolicy(game), candidates=20_000, plays=0)
     worlds = b.sample_many(view, 100_000, np.random.default_rng(1))
     assert all_consistent(game, view, worlds)
     assert tv(worlds, game, view, ref) <= 0.03
@@ -103,7 +104,7 @@ def test_with_plays_the_law_matches_the_play_weighted_posterior():
     worlds = b.sample_many(view, 100_000, np.random.default_rng(1))
     assert all_consistent(game, view, worlds)
     assert tv(worlds, game, view, ref) <= 0.03
-    bids = SIRBelief(game, policy=pol, candidates=20_000).sample_many(
+    bids = SIRBelief(game, policy=pol, candidates=20_000, plays=0).sample_many(
         view, 100_000, np.random.default_rng(1))
     assert tv(bids, game, view, ref) > 0.05  # the plays matter on this view
 
@@ -156,6 +157,21 @@ def test_decision_rows_are_the_deciders_views(name, params):
     assert seen == {K.PH_BID, K.PH_PLAY}
 
 
+def test_repeated_candidates_are_weighed_once_with_the_same_law(three):
+    """The pool keeps each distinct candidate once, with its draws' summed weight: the
+    law of weighing every draw, at fewer policy rows."""
+    game, view, _ = three
+    pol = BidPolicy(game)
+    b = SIRBelief(game, policy=pol, candidates=512, plays=0)
+    b.sample_many(view, 1, np.random.default_rng(5))
+    _, worlds, p = b._pool
+    drawn = b.voids.sample_many(view, 512, np.random.default_rng(5))  # the same draws
+    w = np.exp(b.log_weights(drawn, b.decision_templates(view)))
+    assert len(worlds) < 512  # repeats on this view
+    for world, q in zip(worlds, p, strict=True):
+        assert q == pytest.approx(w[(drawn == world).all(axis=1)].sum() / w.sum())
+
+
 def test_before_any_other_bid_it_is_voids():
     game = isz.make_game("oh_hell")
     state = game.new_initial_state()
@@ -172,11 +188,12 @@ def test_before_any_other_bid_it_is_voids():
 def test_one_policy_call_a_view_and_seeded(three):
     game, view, _ = three
     pol = BidPolicy(game)
-    b = SIRBelief(game, policy=pol, candidates=64)
+    b = SIRBelief(game, policy=pol, candidates=64, plays=0)
     rng = np.random.default_rng(7)
     first = np.concatenate([b.sample_many(view, 100, rng) for _ in range(5)])
-    assert pol.calls == 1 and pol.rows == 64 * 2  # two other seats bid before
-    again = SIRBelief(game, policy=BidPolicy(game), candidates=64)
+    distinct = len(b._pool[1])  # one row per distinct candidate and decision
+    assert distinct <= 64 and pol.calls == 1 and pol.rows == distinct * 2  # two bids before
+    again = SIRBelief(game, policy=BidPolicy(game), candidates=64, plays=0)
     rng = np.random.default_rng(7)
     second = np.concatenate([again.sample_many(view, 100, rng) for _ in range(5)])
     np.testing.assert_array_equal(first, second)
@@ -203,13 +220,17 @@ def test_bad_knobs():
         make_belief("sir", game, chains=3)
 
 
-def test_planner_with_sir_does_not_see_the_hidden_cards():
-    """Twin states (one view, other hidden hands) at Oh Hell decisions after some
-    bids: the same worlds, and the network planner (guided_so_ismcts) the same move."""
-    game = isz.make_game("oh_hell")
+@pytest.mark.parametrize("name, plan", [
+    ("oh_hell", [(0, 2), (1, 3), (2, 12)]),  # second bidder, third, card play
+    ("tricks", [(0, 2), (1, 3), (2, 4)]),  # no bids: the opponent's plays weigh (plays=4)
+])
+def test_planner_with_sir_does_not_see_the_hidden_cards(name, plan):
+    """Twin states (one view, other hidden hands) at decisions after some bids or
+    plays: the same worlds, and the network planner (guided_so_ismcts) the same move."""
+    game = isz.make_game(name)
     torch.manual_seed(0)
     ev = NetworkEvaluator(build_model(game, ModelConfig(width=16, depth=1)), "cpu")
-    for seed, steps in [(0, 2), (1, 3), (2, 12)]:  # second bidder, third, card play
+    for seed, steps in plan:
         rng = np.random.default_rng(seed)
         state = game.new_initial_state()
         while state.current_player() < 0 or steps:
@@ -221,6 +242,7 @@ def test_planner_with_sir_does_not_see_the_hidden_cards():
         twin = VoidsBelief(game).sample(state.view(p), rng)
         assert twin.view(p).key == state.view(p).key
         assert not np.array_equal(twin.data, state.data)
+        assert make_search_belief("sir", game, ev).decision_templates(state.view(p))
         worlds = [make_search_belief("sir", game, ev).sample_many(
             s.view(p), 300, np.random.default_rng(seed)) for s in (state, twin)]
         np.testing.assert_array_equal(worlds[0], worlds[1])
