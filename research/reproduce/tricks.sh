@@ -43,6 +43,9 @@ equal_time() {  # the default run's planner at equal time against so_ismcts + vo
       deals=1000 seed=$s time_per_move=0.01 workers=2 progress=false \
       output=docs/results/tricks/eq_default_recipe_t0.01_seed$s.json
   done
+  $PY scripts/evaluate.py checkpoint=$ck "agents=[planner,so_ismcts]" knobs.so_ismcts.belief=voids \
+    deals=1000 seed=1 time_per_move=0.05 workers=2 progress=false \
+    output=docs/results/tricks/eq_default_recipe_t0.05_seed1.json
   $PY -m research.head_to_head --game tricks --time 0.01 --deals 1000 --seed 5 \
     --planner vm0=$ck,value_mix=0 --planner vm25=$ck,value_mix=0.25 \
     --output docs/results/tricks/value_mix_default_recipe_t0.01.json

@@ -173,10 +173,11 @@ def test_value_mix_skips_a_decision_whose_moves_end_the_game():
             break
         st.apply_action(int(rng.choice(view.legal_actions)))
     ev = _Eval(game)
+    # voids: sir would weigh the opponent's plays with rows of its own in this count
     agent = isz.make_agent("guided_so_ismcts", game, iterations=50, evaluator=ev,
-                           value_mix=0.5)
+                           value_mix=0.5, belief="voids")
     agent.act(view, np.random.default_rng(0))
-    assert ev.rows == 1
+    assert ev.rows == 1  # the priors' row alone: no value rows for moves that end it
 
 
 def test_a_root_value_draws_visits_and_zero_mix_ignores_it():
