@@ -20,7 +20,13 @@ from isz.games import tricks_kernel as K
 from isz.nn import ModelConfig, build_model
 from isz.search.evaluator import EvaluatorPolicy, UniformEvaluator, make_search_belief
 from isz.types import IszError
-from tests.belief.tricks_reference import all_consistent, find_views, replay_world, tv
+from tests.belief.tricks_reference import (
+    after_decisions,
+    all_consistent,
+    find_views,
+    replay_world,
+    tv,
+)
 
 THREE = dict(players=3, suits=3, ranks=4, hand_size=3, trump="card", bidding=True)
 
@@ -232,12 +238,7 @@ def test_planner_with_sir_does_not_see_the_hidden_cards(name, plan):
     ev = NetworkEvaluator(build_model(game, ModelConfig(width=16, depth=1)), "cpu")
     for seed, steps in plan:
         rng = np.random.default_rng(seed)
-        state = game.new_initial_state()
-        while state.current_player() < 0 or steps:
-            if state.current_player() >= 0:
-                steps -= 1
-            acts = state.legal_actions() or [a for a, _ in state.chance_outcomes()]
-            state.apply_action(acts[rng.integers(len(acts))])
+        state = after_decisions(game, steps, rng)
         p = state.current_player()
         twin = VoidsBelief(game).sample(state.view(p), rng)
         assert twin.view(p).key == state.view(p).key

@@ -20,6 +20,18 @@ from isz.types import IllegalActionError
 INIT = K.INIT  # initial hands in the state array: one mask per seat
 
 
+def after_decisions(game, steps: int, rng: np.random.Generator):
+    """A fresh state after ``steps`` random player decisions (chance drawn uniformly
+    from the legal outcomes), moved with ``rng``."""
+    state = game.new_initial_state()
+    while state.current_player() < 0 or steps:
+        if state.current_player() >= 0:
+            steps -= 1
+        acts = state.legal_actions() or [a for a, _ in state.chance_outcomes()]
+        state.apply_action(acts[rng.integers(len(acts))])
+    return state
+
+
 def split_view(view):
     own, dealt, dealer, tcard, nb, *rest = view.data
     pairs = rest[nb + 1:]

@@ -14,18 +14,12 @@ from isz.nn import ModelConfig, build_model
 from isz.search.evaluator import make_search_belief
 from isz.selfplay import SelfPlayConfig
 from isz.selfplay.selfplay import SelfPlayStats, _Slot, _teach_all
+from tests.belief.tricks_reference import after_decisions
 
 
 def _after(game, seed: int, steps: int):
     """The state after ``steps`` random decisions of a seeded deal."""
-    rng = np.random.default_rng(seed)
-    state = game.new_initial_state()
-    while state.current_player() < 0 or steps:
-        if state.current_player() >= 0:
-            steps -= 1
-        acts = state.legal_actions() or [a for a, _ in state.chance_outcomes()]
-        state.apply_action(acts[rng.integers(len(acts))])
-    return state
+    return after_decisions(game, steps, np.random.default_rng(seed))
 
 
 def _teach(game, ev, cfg, states, seed: int) -> list:
