@@ -55,7 +55,7 @@ child_index() {  # the mo tree's root splits through a hash index: 1,000 and 4,0
 }
 
 beliefs() {  # sampling speed, rejection rates and first-world cost a decision of each belief
-  $PY scripts/bench.py --only belief > docs/results/speed/bench_belief_sir_parts.jsonl  # sir, sir_dense side by side
+  $PY scripts/bench.py --only belief > docs/results/speed/bench_belief_sir_drawn_world.jsonl  # sir, sir_dense side by side (today's code; _parts.jsonl: the code before)
 }
 
 planner_modes() {  # one decision of each planner mode (tricks, Oh Hell; 1,000 simulations)
