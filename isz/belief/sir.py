@@ -101,9 +101,9 @@ class SIRBelief(Belief):
 
     def sample_many(self, view: View, n: int, rng: np.random.Generator) -> np.ndarray:
         """``n`` worlds int64[n, state_size]: the view's pool resampled by weight."""
-        if self.policy is None or not self.weighs(view):
-            return self.voids.sample_many(view, n, rng)
-        if not self.has_pool(view):
+        if not self.has_pool(view):  # a pool exists only for a view that weighs
+            if self.policy is None or not self.weighs(view):
+                return self.voids.sample_many(view, n, rng)
             self.set_pool(view, *self._weighed_pool(view, rng))
         _, worlds, p = self._pool
         return worlds[rng.choice(len(worlds), size=n, p=p)]
@@ -133,7 +133,7 @@ class SIRBelief(Belief):
 
     def weighs(self, view: View) -> bool:
         """Whether ``view`` holds a decision of another seat that this belief weighs."""
-        return bool(self._weighed(view))
+        return self._template_key(view) is not None
 
     def has_pool(self, view: View) -> bool:
         """Whether ``view``'s pool is weighed already."""
@@ -144,15 +144,19 @@ class SIRBelief(Belief):
         ``view``'s pool (`isz.belief.sir_batch` weighs many at once)."""
         self._pool = (view.key, worlds, p)
 
-    def _weighed(self, view: View) -> tuple:
-        """``(bids, (dealer, trump card, plays), indices of the plays that weigh)`` of
-        ``view``, or ``()`` when nothing weighs."""
+    def _template_key(self, view: View) -> tuple | None:
+        """``(cache key, number of bids, indices of the plays that weigh)`` of
+        ``view``'s templates, the key its seat and the public history up to the last
+        weighed decision; None when nothing weighs."""
         _, _, dealer, tcard, bids, plays = parse_view(view)
         if not self.game.params.get("bidding"):
             bids = ()
         others = [i for i, (p, _) in enumerate(plays) if p != view.player]
         last = others[len(others) - self.plays:] if self.plays else []
-        return (bids, (dealer, tcard, plays), last) if bids or last else ()
+        if not bids and not last:
+            return None
+        key = (view.player, dealer, tcard, bids, tuple(plays[:last[-1] + 1]) if last else ())
+        return key, len(bids), last
 
     def decision_templates(self, view: View, world: np.ndarray | None = None
                            ) -> list[Decision]:
@@ -160,16 +164,15 @@ class SIRBelief(Belief):
         plays, as `Decision` templates in history order (cached per seat and public
         history), found by replaying the history in ``world`` (int64[state_size], any
         world consistent with ``view``; None: ``voids``'s max-flow one)."""
-        weighed = self._weighed(view)
-        if not weighed:
+        found = self._template_key(view)
+        if found is None:
             return []
-        bids, (dealer, tcard, plays), last = weighed
-        key = (view.player, dealer, tcard, bids, tuple(plays[:last[-1] + 1]) if last else ())
+        key, n_bids, last = found
         if key not in self._templates:
             _trim(self._templates)
             if world is None:
                 world = self.voids.construct(view).data
-            self._templates[key] = self._find_templates(view, world, len(bids), set(last))
+            self._templates[key] = self._find_templates(view, world, n_bids, set(last))
         return self._templates[key]
 
     def _find_templates(self, view: View, world: np.ndarray, n_bids: int,
@@ -241,22 +244,28 @@ class SIRBelief(Belief):
         return base, cols, vals.reshape(-1, 2 * c), masks.reshape(-1, g.num_actions)
 
     def _policy_probs(self, worlds: np.ndarray, decisions: list[Decision]):
-        """(float64[D * M, num_actions], masks): the policy at every decision row; one
-        ``policy.many_parts`` call where the policy has it (the rows share their
-        template, so a network computes its first layer once a decision), else
-        ``policy.many`` on the rows written out."""
-        if hasattr(self.policy, "many_parts"):
-            base, cols, vals, masks = self.decision_parts(worlds, decisions)
-            groups = groups_of(decisions, worlds)
-            return self.policy.many_parts(base, groups, cols, vals, masks), masks
-        rows, masks = self.decision_rows(worlds, decisions)
-        return self.policy.many(rows, masks), masks
+        """(float[D * M, num_actions], masks): the policy at every decision row, one
+        `call_policy` (the rows share their template: a network's first layer runs
+        once a decision)."""
+        base, cols, vals, masks = self.decision_parts(worlds, decisions)
+        groups = groups_of(decisions, worlds)
+        return call_policy(self.policy, base, groups, cols, vals, masks), masks
 
     def log_weights(self, worlds: np.ndarray, decisions: list[Decision]) -> np.ndarray:
         """float64[M]: log of the product of the policy's probabilities of the actions
         taken at ``decisions``."""
         probs, masks = self._policy_probs(worlds, decisions)
         return log_weights_from(probs, masks, len(worlds), decisions)
+
+
+def call_policy(policy, base: np.ndarray, groups: np.ndarray, cols: np.ndarray,
+                vals: np.ndarray, masks: np.ndarray):
+    """The policy's probabilities float[B, num_actions] on the rows `rows_from_parts`
+    describes: ``policy.many_parts`` where the policy has it (a network then computes
+    its first layer once per template), else ``policy.many`` on the rows written out."""
+    if hasattr(policy, "many_parts"):
+        return policy.many_parts(base, groups, cols, vals, masks)
+    return policy.many(rows_from_parts(base, groups, cols, vals), masks)
 
 
 def log_weights_from(probs, masks: np.ndarray, m: int,

@@ -15,7 +15,7 @@ from collections.abc import Iterable
 
 import numpy as np
 
-from isz.belief.sir import SIRBelief, groups_of, log_weights_from, rows_from_parts
+from isz.belief.sir import SIRBelief, call_policy, groups_of, log_weights_from
 from isz.games.base import View
 
 
@@ -49,12 +49,8 @@ def _weigh(items: list) -> None:
     vals = np.concatenate([p[2] for p in parts])
     masks = np.concatenate([p[3] for p in parts])
     groups = np.concatenate([groups_of(d, w) + off
-                             for (_, _, w, _, d), off in zip(items, offsets, strict=False)])
-    if hasattr(policy, "many_parts"):
-        probs = policy.many_parts(base, groups, cols, vals, masks)
-    else:
-        probs = policy.many(rows_from_parts(base, groups, cols, vals), masks)
-    probs = np.asarray(probs, dtype=np.float64)
+                             for (_, _, w, _, d), off in zip(items, offsets[:-1], strict=True)])
+    probs = np.asarray(call_policy(policy, base, groups, cols, vals, masks), dtype=np.float64)
     start = 0
     for b, view, worlds, counts, decisions in items:
         stop = start + len(worlds) * len(decisions)
