@@ -16,6 +16,9 @@
 #     30), its ladder and matches
 #   recipe_seed1: the same at training seed 1, timed and judged on an idle machine
 #   recipe_seed2: the preset as it is (30 iterations), training seed 2, idle machine
+#   plays: sir weighing the other seats' last 4 card plays (plays=4) against the bids
+#     alone (the preset's plays=0): trained with each at seed 2, and each network in play
+#     with and without the plays weighed
 # The speed rows of the same planners: research/reproduce/speed.sh.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -262,4 +265,26 @@ recipe_seed2() {  # the preset as it is, training seed 2, on an idle machine (ru
     progress=false output=$d/recipe_s2_vs_two_so_ismcts_t0.2_idle.json
 }
 
-run_sections "plain q_targets expand_after teacher variants beliefs puct_rollouts recipe recipe_seed1 recipe_seed2" "$@"
+plays() {  # sir's plays=4 (tricks' lever) on Oh Hell: the preset trained with each
+  # setting at seed 2 on one machine, each against two so_ismcts + voids (the same deals),
+  # then the plays=4 network with and without the plays weighed, at one table
+  d=docs/results/oh_hell
+  for p in 0 4; do
+    r=runs/oh_hell_p${p}_s2
+    time $PY scripts/train.py experiment=oh_hell trainer.seed=2 belief.knobs.plays=$p \
+      experiment.run_dir=$r logger.progress=false
+    $PY scripts/evaluate.py checkpoint=$r/checkpoints/last.pt "agents=[planner,so_ismcts,so_ismcts]" \
+      knobs.so_ismcts.belief=voids time_per_move=0.02 deals=1000 seed=12 workers=2 \
+      progress=false output=$d/plays${p}_s2_vs_two_so_ismcts_t0.02.json
+  done
+  ck=runs/oh_hell_p4_s2/checkpoints/last.pt
+  $PY -m research.head_to_head --game oh_hell --time 0.02 --deals 500 --seed 14 \
+    --planner p4=$ck --planner 'p0='$ck',belief={"name":"sir","plays":0}' \
+    --baseline so_ismcts,belief=voids --output $d/plays4_s2_in_play_t0.02.json
+  ck=runs/oh_hell_p0_s2/checkpoints/last.pt
+  $PY -m research.head_to_head --game oh_hell --time 0.02 --deals 500 --seed 17 \
+    --planner 'p4='$ck',belief={"name":"sir","plays":4}' --planner p0=$ck \
+    --baseline so_ismcts,belief=voids --output $d/plays0_s2_in_play_t0.02.json
+}
+
+run_sections "plain q_targets expand_after teacher variants beliefs puct_rollouts recipe recipe_seed1 recipe_seed2 plays" "$@"
