@@ -18,7 +18,7 @@
 #   recipe_seed2: the preset as it is (30 iterations), training seed 2, idle machine
 #   plays: sir weighing the other seats' last 4 card plays (plays=4) against the bids
 #     alone (the preset's plays=0): trained with each at seed 2, and each network in play
-#     with and without the plays weighed
+#     with and without the plays weighed; sir's pool size (candidates) in play
 # The speed rows of the same planners: research/reproduce/speed.sh.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -285,6 +285,13 @@ plays() {  # sir's plays=4 (tricks' lever) on Oh Hell: the preset trained with e
   $PY -m research.head_to_head --game oh_hell --time 0.02 --deals 500 --seed 17 \
     --planner 'p4='$ck',belief={"name":"sir","plays":4}' --planner p0=$ck \
     --baseline so_ismcts,belief=voids --output $d/plays0_s2_in_play_t0.02.json
+  # sir's pool size: 512 and 32 candidates against the default 128, same network
+  for c in 512:18 32:19; do
+    $PY -m research.head_to_head --game oh_hell --time 0.02 --deals 500 --seed ${c#*:} \
+      --planner "c${c%:*}=$ck,belief={\"name\":\"sir\",\"plays\":0,\"candidates\":${c%:*}}" \
+      --planner c128=$ck --baseline so_ismcts,belief=voids \
+      --output $d/cand${c%:*}_s2_in_play_t0.02.json
+  done
 }
 
 run_sections "plain q_targets expand_after teacher variants beliefs puct_rollouts recipe recipe_seed1 recipe_seed2 plays" "$@"
