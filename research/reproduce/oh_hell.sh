@@ -18,7 +18,8 @@
 #   recipe_seed2: the preset as it is (30 iterations), training seed 2, idle machine
 #   plays: sir weighing the other seats' last 4 card plays (plays=4) against the bids
 #     alone (the preset's plays=0): trained with each at seed 2, and each network in play
-#     with and without the plays weighed; sir's pool size (candidates) in play
+#     with and without the plays weighed; sir's pool size (candidates) in play;
+#     the ceiling (cheat_uct)
 # The speed rows of the same planners: research/reproduce/speed.sh.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -292,6 +293,10 @@ plays() {  # sir's plays=4 (tricks' lever) on Oh Hell: the preset trained with e
       --planner c128=$ck --baseline so_ismcts,belief=voids \
       --output $d/cand${c%:*}_s2_in_play_t0.02.json
   done
+  # the ceiling: UCT on the true deal
+  $PY scripts/evaluate.py game=oh_hell "agents=[cheat_uct,so_ismcts,so_ismcts]" \
+    knobs.so_ismcts.belief=voids time_per_move=0.02 deals=500 seed=20 workers=2 \
+    progress=false output=$d/cheat_uct_vs_two_so_ismcts_t0.02.json
 }
 
 run_sections "plain q_targets expand_after teacher variants beliefs puct_rollouts recipe recipe_seed1 recipe_seed2 plays" "$@"
