@@ -17,11 +17,6 @@ from isz.selfplay.selfplay import SelfPlayStats, _Slot, _teach_all
 from tests.belief.tricks_reference import after_decisions
 
 
-def _after(game, seed: int, steps: int):
-    """The state after ``steps`` random decisions of a seeded deal."""
-    return after_decisions(game, steps, np.random.default_rng(seed))
-
-
 def _teach(game, ev, cfg, states, seed: int) -> list:
     """One teacher move in one lockstep round over ``states`` (a slot each); per slot:
     its recorded row (tensor, policy target, root value) and the actor's view after its
@@ -49,7 +44,7 @@ def test_twin_states_give_the_same_targets_and_move():
                          belief="auto")  # the run's default: sir here
     checked = 0
     for seed, steps in [(0, 2), (1, 3), (2, 4), (3, 3), (4, 2)]:
-        state = _after(game, seed, steps)
+        state = after_decisions(game, steps, np.random.default_rng(seed))
         p = state.current_player()
         twin = VoidsBelief(game).sample(state.view(p), np.random.default_rng(seed))
         assert twin.view(p).key == state.view(p).key
@@ -58,7 +53,7 @@ def test_twin_states_give_the_same_targets_and_move():
         belief = make_search_belief(cfg.belief, game, ev)
         assert isinstance(belief, SIRBelief) and belief.weighs(state.view(p))
         # the round also holds an unrelated slot, so the pools are weighed together
-        other = _after(game, seed + 10, 3)
+        other = after_decisions(game, 3, np.random.default_rng(seed + 10))
         got = [_teach(game, ev, cfg, [s, other], seed)[0] for s in (state, twin)]
         np.testing.assert_array_equal(got[0][0], got[1][0])
         np.testing.assert_array_equal(got[0][1], got[1][1])
