@@ -20,6 +20,8 @@
 #     alone (the preset's plays=0): trained with each at seed 2, and each network in play
 #     with and without the plays weighed; sir's pool size (candidates) in play;
 #     the ceiling (cheat_uct)
+#   location: a card-location net learned from the plays=0 network's self-play (the
+#     true deals), its held-out fit, the beliefs' card placement, and in play
 # The speed rows of the same planners: research/reproduce/speed.sh.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -299,4 +301,33 @@ plays() {  # sir's plays=4 (tricks' lever) on Oh Hell: the preset trained with e
     progress=false output=$d/cheat_uct_vs_two_so_ismcts_t0.02.json
 }
 
-run_sections "plain q_targets expand_after teacher variants beliefs puct_rollouts recipe recipe_seed1 recipe_seed2 plays" "$@"
+location() {  # research/location: where the unseen cards lie, learned from self-play's
+  # true deals (part plays trains the network), then used to tilt sir's deals
+  d=docs/results/oh_hell
+  ck=runs/oh_hell_p0_s2/checkpoints/last.pt
+  mkdir -p runs/location
+  for s in 0 1 2 3 4; do  # seed 1 is held out
+    $PY -m research.location.data $ck --games 1500 --iterations 500 --seed $s \
+      --output runs/location/p0_s$s.npz
+  done
+  $PY -m research.location.data so_ismcts --games 600 --iterations 1000 --seed 7 \
+    --output runs/location/so_s7.npz
+  $PY -m research.location.train --train runs/location/p0_s{0,2,3,4}.npz \
+    --test runs/location/p0_s1.npz --epochs 3 --width 128 --lr 1e-4 --wd 0.1 \
+    --output runs/location/net.npz --json $d/location_fit.json
+  w='"weights":"runs/location/net.npz"'
+  for data in p0_s1 so_s7; do
+    $PY -m research.location.accuracy $ck --data runs/location/$data.npz --positions 600 \
+      --worlds 64 --belief voids --belief '{"name":"sir","plays":0}' \
+      --belief '{"name":"sir","plays":4}' --belief "{\"name\":\"located\",$w}" \
+      --belief "{\"name\":\"located\",$w,\"bids\":true,\"plays\":0}" \
+      --belief '{"name":"located","bids":true,"bid_alpha":2.0,"plays":0}' \
+      --output $d/location_accuracy_$data.json
+  done
+  $PY -m research.location.match --game oh_hell --time 0.02 --deals 500 --seed 21 \
+    --planner 'p0='$ck',belief={"name":"sir","plays":0}' \
+    --planner "loc=$ck,belief={\"name\":\"located\",$w,\"bids\":true,\"plays\":0}" \
+    --baseline so_ismcts,belief=voids --output $d/location_in_play_t0.02.json
+}
+
+run_sections "plain q_targets expand_after teacher variants beliefs puct_rollouts recipe recipe_seed1 recipe_seed2 plays location" "$@"

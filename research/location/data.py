@@ -1,0 +1,126 @@
+"""Self-play positions with the truth of where every unseen card lies.
+
+A trick game's decision is recorded as the true state (int64[state_size]) and the
+seat to move; `labels` turns the states into, per card, where it lies as that
+seat sees it: -1 when the seat sees it (its hand, a played card, the turned-up
+trump), else 0 for the stock (undealt) and r = 1..P-1 for the seat r places after
+it. The players are a checkpoint's planner at a fixed number of iterations a move
+in every seat (the network models its own play, as `sir` does), or rollout
+so_ismcts.
+
+    python -m research.location.data runs/oh_hell_p0_s2/checkpoints/last.pt \\
+        --games 1500 --iterations 500 --seed 0 --output runs/location/p0_s0.npz
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+import numpy as np
+
+from isz import load_planner, make_agent, make_game
+from isz.games import tricks_kernel as K
+
+
+def labels(states: np.ndarray, seats: np.ndarray, num_players: int,
+           num_cards: int) -> np.ndarray:
+    """int8[N, num_cards]: each card's location relative to ``seats[i]`` in
+    ``states[i]`` (module docstring); -1 for the cards the seat sees."""
+    n = len(states)
+    cards = np.arange(num_cards, dtype=np.int64)
+    out = np.zeros((n, num_cards), dtype=np.int8)  # 0: stock unless found below
+    tc = states[:, K.TCARD]
+    seen = ((states[np.arange(n), K.INIT + seats, None] >> cards) & 1).astype(bool)
+    seen |= ((states[:, K.PLAYED, None] >> cards) & 1).astype(bool)
+    seen |= (tc[:, None] == cards) & (tc[:, None] >= 0)
+    for q in range(num_players):
+        held = ((states[:, K.HAND + q, None] >> cards) & 1).astype(bool)
+        rel = (q - seats) % num_players
+        out[held] = np.broadcast_to(rel[:, None], held.shape)[held]
+    out[seen] = -1
+    return out
+
+
+def play(agent, game, games: int, seed: int, progress: bool = True):
+    """(states int64[N, S], seats int64[N]) over every decision of ``games`` games."""
+    rng = np.random.default_rng(seed)
+    states, seats = [], []
+    t0 = time.perf_counter()
+    for g in range(games):
+        st = game.new_initial_state()
+        agent.reset()
+        while not st.is_terminal():
+            if st.is_chance_node():
+                st.apply_action(st.sample_chance(rng))
+                continue
+            p = st.current_player()
+            states.append(np.array(st.data, dtype=np.int64))
+            seats.append(p)
+            st.apply_action(agent.act(st.view(p), rng))
+        if progress and (g + 1) % 50 == 0:
+            print(f"{g + 1}/{games} games, {len(states)} positions, "
+                  f"{time.perf_counter() - t0:.0f} s", flush=True)
+    return np.stack(states), np.asarray(seats, dtype=np.int64)
+
+
+def main(argv=None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("checkpoint", help="a planner checkpoint, or 'so_ismcts'")
+    ap.add_argument("--game", default="oh_hell")
+    ap.add_argument("--games", type=int, default=1000)
+    ap.add_argument("--iterations", type=int, default=500)
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--output", required=True)
+    a = ap.parse_args(argv)
+    game = make_game(a.game)
+    if a.checkpoint == "so_ismcts":
+        agent = make_agent("so_ismcts", game, iterations=a.iterations, belief="voids")
+    else:
+        agent = load_planner(a.checkpoint, game, device="cpu", iterations=a.iterations,
+                             time_budget=None)
+    states, seats = play(agent, game, a.games, a.seed)
+    np.savez_compressed(a.output, states=states, seats=seats)
+    print(f"wrote {a.output}: {len(states)} positions")
+
+
+if __name__ == "__main__":
+    main()
+
+
+def log_prior(states: np.ndarray, seats: np.ndarray, game) -> np.ndarray:
+    """float32[N, C, L]: log of a public prior of each unseen card's location: in
+    proportion to the unseen cards each location holds (hand sizes and the stock),
+    zero for a seat shown void in the card's suit (it did not follow it). What a
+    uniform deal gives, up to the voids' effect on the other cards; the net learns
+    the rest on top of it. -30 where the prior is zero."""
+    n, c = game.num_players, game.num_cards
+    kp = game.kparams
+    suit = kp[K.K_SUITOF:K.K_SUITOF + c]
+    tlead = int(kp[K.K_TLEAD])
+    out = np.full((len(states), c, n), -30.0, np.float32)
+    cards = np.arange(c, dtype=np.int64)
+    for i, s in enumerate(states):
+        me = int(seats[i])
+        void = np.zeros((n, int(suit.max()) + 1), bool)
+        for k in range(int(s[K.NPLAYED])):
+            t, pos = divmod(k, n)
+            seat = (int(s[tlead + t]) + pos) % n
+            led = suit[s[K.PLAYS + t * n]]
+            if pos and suit[s[K.PLAYS + k]] != led:
+                void[seat, led] = True
+        tc = int(s[K.TCARD])
+        seen = int(s[K.INIT + me]) | int(s[K.PLAYED]) | ((1 << tc) if tc >= 0 else 0)
+        unseen = ~((seen >> cards) & 1).astype(bool)
+        sizes = np.zeros(n)
+        for r in range(1, n):
+            sizes[r] = bin(int(s[K.HAND + (me + r) % n])).count("1")
+        sizes[0] = unseen.sum() - sizes[1:].sum()
+        w = np.broadcast_to(sizes, (c, n)).copy()
+        for r in range(1, n):
+            w[void[(me + r) % n, suit], r] = 0.0
+        tot = w.sum(1, keepdims=True)
+        p = np.divide(w, tot, out=np.zeros_like(w), where=tot > 0)
+        with np.errstate(divide="ignore"):
+            out[i] = np.where(p > 0, np.log(p), -30.0)
+    return out
