@@ -3,16 +3,17 @@
     python -m research.actors_estimate runs/a0 [runs/a2 ...] --wall 214 192 --actors 2 8 32
 
 Reads each run's ``metrics.jsonl`` (one row an iteration). Per iteration, self-play
-seconds are the positions it added over the self-play rate (``perf/positions_per_s``:
-one process, or the actors together) and learner seconds its gradient steps over
-``perf/train_steps_per_s``. With ``--wall`` (each run's measured wall seconds, in the
-order given) the rest of the run (start-up, compilation, the in-run ladder and the
-final evaluation) is wall minus the iterations' ``elapsed_s``. The estimate for N
-actors, each with its own core at the first run's per-process rate and an efficiency
-``--efficiency`` (0.8: the scaling goal, not measured here), overlaps self-play and
-learning as the actor loop does: an iteration takes the larger of the two, and the
-rest is kept as measured. It is an estimate: nothing here ran on N machines.
-One JSON line per run, then one per N.
+seconds are the positions it added over the self-play rate of one process
+(``perf/positions_per_s``, divided by the number of actors in a run with actors: what
+one of them managed beside the others and the learner) and learner seconds its gradient
+steps over ``perf/train_steps_per_s``. With ``--wall`` (each run's measured wall
+seconds, in the order given) the rest of the run (start-up, compilation, the in-run
+ladder and the final evaluation) is wall minus the iterations' ``elapsed_s``. The
+estimate for N actors, each with its own core at the run's per-process rate and an
+efficiency ``--efficiency`` (0.8: the scaling goal, not measured here), overlaps self-
+play and learning as the actor loop does: an iteration takes the larger of the two, and
+the rest is kept as measured. It is an estimate: nothing here ran on N machines.
+One JSON line per run, each followed by one per N.
 """
 
 from __future__ import annotations
@@ -31,9 +32,11 @@ def per_iteration(run: Path) -> dict:
     rows = [json.loads(line) for line in (run / "metrics.jsonl").open()]
     pos = np.diff([0] + [r["positions"] for r in rows])
     steps = np.diff([0] + [r["steps"] for r in rows])
-    sp = pos / np.array([r["perf/positions_per_s"] for r in rows])
+    procs = np.array([max(1, sum(k.startswith("perf/actor") and k.endswith("/positions_per_s")
+                                 for k in r)) for r in rows])
+    sp = pos * procs / np.array([r["perf/positions_per_s"] for r in rows])
     ln = steps / np.array([r["perf/train_steps_per_s"] for r in rows])
-    return {"run": str(run), "iterations": len(rows),
+    return {"run": str(run), "iterations": len(rows), "processes": int(procs[-1]),
             "selfplay_s": float(np.median(sp[2:])), "learner_s": float(np.median(ln[2:])),
             "iterations_s": float(rows[-1]["elapsed_s"]),
             "positions_per_iteration": int(np.median(pos))}
@@ -54,13 +57,12 @@ def main(argv=None) -> None:
         row["rest_s"] = round(wall - row["iterations_s"], 1)
     for row in rows:
         print(json.dumps(row))
-    base = rows[0]
-    rest = base.get("rest_s", 0.0)
-    for n in a.actors:
-        it = max(base["learner_s"], base["selfplay_s"] / (a.efficiency * n))
-        print(json.dumps({"actors": n, "iteration_s": round(it, 2),
-                          "estimate_s": round(base["iterations"] * it + rest, 1),
-                          "learner_bound": it == base["learner_s"]}))
+        for n in a.actors:
+            it = max(row["learner_s"], row["selfplay_s"] / (a.efficiency * n))
+            print(json.dumps({"run": row["run"], "actors": n, "iteration_s": round(it, 2),
+                              "estimate_s": round(row["iterations"] * it
+                                                  + row.get("rest_s", 0.0), 1),
+                              "learner_bound": it == row["learner_s"]}))
 
 
 if __name__ == "__main__":
