@@ -10,9 +10,9 @@ steps over ``perf/train_steps_per_s``. With ``--wall`` (each run's measured wall
 seconds, in the order given) the rest of the run (start-up, compilation, the in-run
 ladder and the final evaluation) is wall minus the iterations' ``elapsed_s``. The
 estimate for N actors, each with its own core at the run's per-process rate and an
-efficiency ``--efficiency`` (0.8: the scaling goal, not measured here), overlaps self-
-play and learning as the actor loop does: an iteration takes the larger of the two, and
-the rest is kept as measured. It is an estimate: nothing here ran on N machines.
+efficiency ``--efficiency`` (0.8: the scaling goal, not measured here), overlaps
+self-play and learning as the actor loop does: an iteration takes the larger of the
+two, and the rest is kept as measured. It is an estimate: nothing here ran on N machines.
 One JSON line per run, each followed by one per N.
 """
 
