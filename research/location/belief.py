@@ -8,8 +8,9 @@ location in that deal and ``u`` the candidates' own frequency of it (``correct``
 the tilt then moves the pool's marginals toward ``q`` instead of multiplying
 ``voids``'s constraint effects in twice; without it, ``u`` = 1). With ``bids``,
 `sir`'s bid weights are added (the network's policy as a model of the bids).
-One net call of one row a decision; the pool is reused for the view, as `sir`'s.
-Register it with ``import research.location.belief`` (it calls `register_belief`).
+(``bid_alpha`` scales them.) One net call of one row a decision; the pool is reused
+for the view, as `sir`'s. Also ``sir_sharp`` (`SharpSIRBelief`): `sir` with its log
+weights scaled. ``import research.location.belief`` registers both (`register_belief`).
 """
 
 from __future__ import annotations
@@ -79,3 +80,23 @@ class LocatedBelief(SIRBelief):
 
 
 register_belief("located", LocatedBelief, replace=True)
+
+
+class SharpSIRBelief(SIRBelief):
+    """``sir_sharp``: `sir` with its log weights times ``sharpness`` (the policy's
+    probabilities raised to that power). A search agent plays its most visited move,
+    not a draw from the visit distribution its policy head learned, so the actions it
+    takes are likelier than the policy says; ``sharpness`` > 1 models that."""
+
+    name = "sir_sharp"
+    KNOBS = {**SIRBelief.KNOBS, "sharpness": 2.0}
+
+    def __init__(self, game: Game, sharpness: float = 2.0, **knobs):
+        super().__init__(game, **knobs)
+        self.sharpness = float(sharpness)
+
+    def log_weights(self, worlds: np.ndarray, decisions) -> np.ndarray:
+        return self.sharpness * super().log_weights(worlds, decisions)
+
+
+register_belief("sir_sharp", SharpSIRBelief, replace=True)

@@ -21,7 +21,8 @@
 #     with and without the plays weighed; sir's pool size (candidates) in play;
 #     the ceiling (cheat_uct)
 #   location: a card-location net learned from the plays=0 network's self-play (the
-#     true deals), its held-out fit, the beliefs' card placement, and in play
+#     true deals), its held-out fit, the beliefs' card placement, and in play; sir's
+#     weights sharpened, in play
 # The speed rows of the same planners: research/reproduce/speed.sh.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -321,13 +322,18 @@ location() {  # research/location: where the unseen cards lie, learned from self
       --worlds 64 --belief voids --belief '{"name":"sir","plays":0}' \
       --belief '{"name":"sir","plays":4}' --belief "{\"name\":\"located\",$w}" \
       --belief "{\"name\":\"located\",$w,\"bids\":true,\"plays\":0}" \
-      --belief '{"name":"located","bids":true,"bid_alpha":2.0,"plays":0}' \
+      --belief '{"name":"sir_sharp","plays":0,"sharpness":2.0}' \
       --output $d/location_accuracy_$data.json
   done
   $PY -m research.location.match --game oh_hell --time 0.02 --deals 500 --seed 21 \
     --planner 'p0='$ck',belief={"name":"sir","plays":0}' \
     --planner "loc=$ck,belief={\"name\":\"located\",$w,\"bids\":true,\"plays\":0}" \
     --baseline so_ismcts,belief=voids --output $d/location_in_play_t0.02.json
+  # sir's weights sharpened (the policy's probabilities squared), in play
+  $PY -m research.location.match --game oh_hell --time 0.02 --deals 500 --seed 22 \
+    --planner 'sharp='$ck',belief={"name":"sir_sharp","plays":0,"sharpness":2.0}' \
+    --planner 'p0='$ck',belief={"name":"sir","plays":0}' \
+    --baseline so_ismcts,belief=voids --output $d/sharp2_in_play_t0.02.json
 }
 
 run_sections "plain q_targets expand_after teacher variants beliefs puct_rollouts recipe recipe_seed1 recipe_seed2 plays location" "$@"
