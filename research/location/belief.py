@@ -26,6 +26,9 @@ from research.location.net import log_probs_np
 
 
 class LocatedBelief(SIRBelief):
+    """``voids`` candidates tilted by a card-location net, optionally times `sir`'s bid
+    weights; module docstring."""
+
     name = "located"
     KNOBS = {**SIRBelief.KNOBS, "weights": None, "alpha": 1.0, "correct": True,
              "bids": False, "bid_alpha": 1.0}

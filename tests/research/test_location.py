@@ -102,3 +102,21 @@ def test_located_tilts_worlds_by_view_only(tmp_path):
         b = LocatedBelief(game, weights=str(tmp_path / "w.npz"))
         b.sample_many(state.view(p), 10, np.random.default_rng(seed))
         assert b.last_ess < 0.9 * b.candidates  # the net's tilt is not flat
+
+
+def test_sir_sharp_at_sharpness_one_is_sir_and_sharper_above():
+    game = isz.make_game("oh_hell")
+    torch.manual_seed(0)
+    ev = NetworkEvaluator(build_model(game, ModelConfig(width=16, depth=1)), "cpu")
+    state = after_decisions(game, 2, np.random.default_rng(0))  # after two bids
+    view = state.view(state.current_player())
+    runs = {}
+    for spec in ({"name": "sir", "plays": 0},
+                 {"name": "sir_sharp", "plays": 0, "sharpness": 1.0},
+                 {"name": "sir_sharp", "plays": 0, "sharpness": 3.0}):
+        b = make_search_belief(spec, game, ev)
+        runs[spec.get("sharpness", 0)] = (b.sample_many(view, 50, np.random.default_rng(4)),
+                                          b.last_ess)
+    np.testing.assert_array_equal(runs[0][0], runs[1.0][0])
+    assert runs[0][1] == runs[1.0][1]
+    assert runs[3.0][1] < runs[0][1]  # squaring the weights concentrates the pool
