@@ -24,13 +24,13 @@ from pathlib import Path
 
 import numpy as np
 
-import research.location.belief  # noqa: F401  (registers 'located')
 from isz import load_planner
 from isz.fs import write_json_atomic
 from isz.games import tricks_kernel as K
 from isz.games.base import State
 from isz.search.evaluator import make_search_belief
 from research.belief_accuracy import placed_right
+from research.location.belief import register
 from research.location.data import labels
 
 
@@ -62,6 +62,7 @@ def main(argv=None) -> None:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--output", default=None, help="write the rows as JSON (atomically)")
     a = ap.parse_args(argv)
+    register()
     planner = load_planner(a.checkpoint, device="cpu")
     game = planner.game
     d = np.load(a.data)

@@ -10,7 +10,7 @@ the tilt then moves the pool's marginals toward ``q`` instead of multiplying
 `sir`'s bid weights are added (the network's policy as a model of the bids).
 (``bid_alpha`` scales them.) One net call of one row a decision; the pool is reused
 for the view, as `sir`'s. Also ``sir_sharp`` (`SharpSIRBelief`): `sir` with its log
-weights scaled. ``import research.location.belief`` registers both (`register_belief`).
+weights scaled. `register` makes both known to `make_belief` (the tools call it).
 """
 
 from __future__ import annotations
@@ -82,8 +82,6 @@ class LocatedBelief(SIRBelief):
         return self.alpha * term.sum(axis=1)
 
 
-register_belief("located", LocatedBelief, replace=True)
-
 
 class SharpSIRBelief(SIRBelief):
     """``sir_sharp``: `sir` with its log weights times ``sharpness`` (the policy's
@@ -102,4 +100,11 @@ class SharpSIRBelief(SIRBelief):
         return self.sharpness * super().log_weights(worlds, decisions)
 
 
-register_belief("sir_sharp", SharpSIRBelief, replace=True)
+NAMES = {"located": LocatedBelief, "sir_sharp": SharpSIRBelief}
+
+
+def register() -> None:
+    """Register ``located`` and ``sir_sharp`` with isz's belief registry (matches'
+    workers fork after it, so they know them too)."""
+    for name, factory in NAMES.items():
+        register_belief(name, factory, replace=True)

@@ -1,4 +1,5 @@
-"""`research.head_to_head` with the ``located`` belief registered (workers fork after it).
+"""`research.head_to_head` with ``located`` and ``sir_sharp`` registered (workers fork
+after it).
 
     python -m research.location.match --game oh_hell --time 0.02 --deals 500 --seed 21 \\
         --planner 'p0=CKPT,belief={"name":"sir","plays":0}' \\
@@ -8,8 +9,9 @@
 
 from __future__ import annotations
 
-import research.location.belief  # noqa: F401  (registers 'located')
 from research.head_to_head import main
+from research.location.belief import register
 
 if __name__ == "__main__":
+    register()
     main()

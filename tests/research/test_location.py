@@ -4,18 +4,29 @@ belief (a card-location net tilting ``voids`` deals) seeing only the view."""
 from __future__ import annotations
 
 import numpy as np
+import pytest
 import torch
 
 import isz
 from isz.agents.network import NetworkEvaluator
-from isz.belief import VoidsBelief
+from isz.belief import VoidsBelief, registry
 from isz.games import tricks_kernel as K
 from isz.nn import ModelConfig, build_model
 from isz.search.evaluator import make_search_belief
-from research.location.belief import LocatedBelief
+from research.location.belief import NAMES, LocatedBelief, register
 from research.location.data import labels, log_prior
 from research.location.net import LocationNet, log_probs_np
 from tests.belief.tricks_reference import after_decisions
+
+
+@pytest.fixture
+def registered():
+    """``located`` and ``sir_sharp`` known to `make_belief` for one test, then gone:
+    other tests list the registry."""
+    register()
+    yield
+    for name in NAMES:
+        registry._BELIEFS.pop(name, None)
 
 
 def test_labels_mark_what_the_seat_sees_and_where_the_rest_lies():
@@ -78,7 +89,7 @@ def test_exported_net_matches_torch(tmp_path):
     np.testing.assert_allclose(got, want, atol=1e-4)
 
 
-def test_located_tilts_worlds_by_view_only(tmp_path):
+def test_located_tilts_worlds_by_view_only(tmp_path, registered):
     """Twin states (one view, other hidden hands): the same worlds, with the bids
     weighed too; every world consistent with the view; and the tilt moves the law."""
     game = isz.make_game("oh_hell")
@@ -104,7 +115,7 @@ def test_located_tilts_worlds_by_view_only(tmp_path):
         assert b.last_ess < 0.9 * b.candidates  # the net's tilt is not flat
 
 
-def test_sir_sharp_at_sharpness_one_is_sir_and_sharper_above():
+def test_sir_sharp_at_sharpness_one_is_sir_and_sharper_above(registered):
     game = isz.make_game("oh_hell")
     torch.manual_seed(0)
     ev = NetworkEvaluator(build_model(game, ModelConfig(width=16, depth=1)), "cpu")
@@ -120,3 +131,7 @@ def test_sir_sharp_at_sharpness_one_is_sir_and_sharper_above():
     np.testing.assert_array_equal(runs[0][0], runs[1.0][0])
     assert runs[0][1] == runs[1.0][1]
     assert runs[3.0][1] < runs[0][1]  # squaring the weights concentrates the pool
+
+
+def test_registering_is_undone(registered):
+    assert {"located", "sir_sharp"} <= set(registry.belief_names())
