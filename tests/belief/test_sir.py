@@ -21,11 +21,11 @@ from isz.nn import ModelConfig, build_model
 from isz.search.evaluator import EvaluatorPolicy, UniformEvaluator, make_search_belief
 from isz.types import IszError
 from tests.belief.tricks_reference import (
-    after_decisions,
     all_consistent,
     find_views,
     replay_world,
     tv,
+    twin_states,
 )
 
 THREE = dict(players=3, suits=3, ranks=4, hand_size=3, trump="card", bidding=True)
@@ -237,12 +237,7 @@ def test_planner_with_sir_does_not_see_the_hidden_cards(name, plan):
     torch.manual_seed(0)
     ev = NetworkEvaluator(build_model(game, ModelConfig(width=16, depth=1)), "cpu")
     for seed, steps in plan:
-        rng = np.random.default_rng(seed)
-        state = after_decisions(game, steps, rng)
-        p = state.current_player()
-        twin = VoidsBelief(game).sample(state.view(p), rng)
-        assert twin.view(p).key == state.view(p).key
-        assert not np.array_equal(twin.data, state.data)
+        state, twin, p = twin_states(game, steps, seed)
         assert make_search_belief("sir", game, ev).decision_templates(state.view(p))
         worlds = [make_search_belief("sir", game, ev).sample_many(
             s.view(p), 300, np.random.default_rng(seed)) for s in (state, twin)]

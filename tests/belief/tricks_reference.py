@@ -32,6 +32,21 @@ def after_decisions(game, steps: int, rng: np.random.Generator):
     return state
 
 
+def twin_states(game, steps: int, seed: int):
+    """``(state, twin, p)``: a state after ``steps`` decisions (seeded) and another deal
+    with the same view for ``p``, the seat to move (drawn from ``voids``): the pair a
+    no-leak test feeds to a belief or an agent."""
+    from isz.belief import VoidsBelief
+
+    rng = np.random.default_rng(seed)
+    state = after_decisions(game, steps, rng)
+    p = state.current_player()
+    twin = VoidsBelief(game).sample(state.view(p), rng)
+    assert twin.view(p).key == state.view(p).key
+    assert not np.array_equal(twin.data, state.data)
+    return state, twin, p
+
+
 def split_view(view):
     own, dealt, dealer, tcard, nb, *rest = view.data
     pairs = rest[nb + 1:]

@@ -9,14 +9,14 @@ import torch
 
 import isz
 from isz.agents.network import NetworkEvaluator
-from isz.belief import VoidsBelief, registry
+from isz.belief import registry
 from isz.games import tricks_kernel as K
 from isz.nn import ModelConfig, build_model
 from isz.search.evaluator import make_search_belief
 from research.location.belief import NAMES, LocatedBelief, register
 from research.location.data import labels, log_prior
 from research.location.net import LocationNet, log_probs_np
-from tests.belief.tricks_reference import after_decisions
+from tests.belief.tricks_reference import after_decisions, twin_states
 
 
 @pytest.fixture
@@ -99,12 +99,7 @@ def test_located_tilts_worlds_by_view_only(tmp_path, registered):
     spec = {"name": "located", "weights": str(tmp_path / "w.npz"), "bids": True,
             "plays": 0}
     for seed, steps in [(0, 2), (2, 12)]:
-        rng = np.random.default_rng(seed)
-        state = after_decisions(game, steps, rng)
-        p = state.current_player()
-        twin = VoidsBelief(game).sample(state.view(p), rng)
-        assert twin.view(p).key == state.view(p).key
-        assert not np.array_equal(twin.data, state.data)
+        state, twin, p = twin_states(game, steps, seed)
         worlds = [make_search_belief(spec, game, ev).sample_many(
             s.view(p), 200, np.random.default_rng(seed)) for s in (state, twin)]
         np.testing.assert_array_equal(worlds[0], worlds[1])
