@@ -325,10 +325,13 @@ location() {  # research/location: where the unseen cards lie, learned from self
       --belief '{"name":"sir_sharp","plays":0,"sharpness":2.0}' \
       --output $d/location_accuracy_$data.json
   done
-  $PY -m research.location.match --game oh_hell --time 0.02 --deals 500 --seed 21 \
-    --planner 'p0='$ck',belief={"name":"sir","plays":0}' \
-    --planner "loc=$ck,belief={\"name\":\"located\",$w,\"bids\":true,\"plays\":0}" \
-    --baseline so_ismcts,belief=voids --output $d/location_in_play_t0.02.json
+  for s in 21 23; do
+    out=$d/location_in_play_t0.02$([ $s = 23 ] && echo _seed23).json
+    $PY -m research.location.match --game oh_hell --time 0.02 --deals 500 --seed $s \
+      --planner 'p0='$ck',belief={"name":"sir","plays":0}' \
+      --planner "loc=$ck,belief={\"name\":\"located\",$w,\"bids\":true,\"plays\":0}" \
+      --baseline so_ismcts,belief=voids --output $out
+  done
   # sir's weights sharpened (the policy's probabilities squared), in play
   $PY -m research.location.match --game oh_hell --time 0.02 --deals 500 --seed 22 \
     --planner 'sharp='$ck',belief={"name":"sir_sharp","plays":0,"sharpness":2.0}' \
