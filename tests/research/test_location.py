@@ -3,6 +3,8 @@ belief (a card-location net tilting ``voids`` deals) seeing only the view."""
 
 from __future__ import annotations
 
+from contextlib import contextmanager
+
 import numpy as np
 import pytest
 import torch
@@ -19,14 +21,22 @@ from research.location.net import LocationNet, log_probs_np
 from tests.belief.tricks_reference import after_decisions, twin_states
 
 
+@contextmanager
+def research_beliefs():
+    """``located`` and ``sir_sharp`` known to `make_belief` inside, gone after: other
+    tests list the registry."""
+    register()
+    try:
+        yield
+    finally:
+        for name in NAMES:
+            registry._BELIEFS.pop(name, None)
+
+
 @pytest.fixture
 def registered():
-    """``located`` and ``sir_sharp`` known to `make_belief` for one test, then gone:
-    other tests list the registry."""
-    register()
-    yield
-    for name in NAMES:
-        registry._BELIEFS.pop(name, None)
+    with research_beliefs():
+        yield
 
 
 def test_labels_mark_what_the_seat_sees_and_where_the_rest_lies():
@@ -128,5 +138,8 @@ def test_sir_sharp_at_sharpness_one_is_sir_and_sharper_above(registered):
     assert runs[3.0][1] < runs[0][1]  # squaring the weights concentrates the pool
 
 
-def test_registering_is_undone(registered):
-    assert {"located", "sir_sharp"} <= set(registry.belief_names())
+def test_registering_is_undone():
+    before = set(registry.belief_names())
+    with research_beliefs():
+        assert set(registry.belief_names()) == before | {"located", "sir_sharp"}
+    assert set(registry.belief_names()) == before
