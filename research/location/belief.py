@@ -19,9 +19,10 @@ import numpy as np
 
 from isz.belief.registry import register_belief
 from isz.belief.sir import SIRBelief
+from isz.belief.tricks_constraints import constraints
 from isz.games.base import Game, View
 from isz.types import IszError
-from research.location.data import labels, log_prior
+from research.location.data import labels, prior_of
 from research.location.net import log_probs_np
 
 
@@ -66,7 +67,7 @@ class LocatedBelief(SIRBelief):
         """float64[U]: ``alpha * sum_c (log q - log u)`` at each world's locations."""
         g = self.game
         x = np.asarray(view.tensor(), dtype=np.float32).reshape(1, -1)
-        prior = log_prior(worlds[:1], np.array([view.player]), g)  # public: any world
+        prior = prior_of(constraints(view), g)[None]
         logq = log_probs_np(self.w, x, g.num_cards, prior)[0]  # [C, L]
         loc = labels(worlds, np.full(len(worlds), view.player), g.num_players,
                      g.num_cards).astype(np.int64)  # [U, C]

@@ -20,7 +20,9 @@ import time
 import numpy as np
 
 from isz import load_planner, make_agent, make_game
+from isz.belief.tricks_constraints import Constraints, constraints
 from isz.games import tricks_kernel as K
+from isz.games.base import State
 
 
 def labels(states: np.ndarray, seats: np.ndarray, num_players: int,
@@ -64,6 +66,29 @@ def play(agent, game, games: int, seed: int, progress: bool = True):
     return np.stack(states), np.asarray(seats, dtype=np.int64)
 
 
+def log_prior(states: np.ndarray, seats: np.ndarray, game) -> np.ndarray:
+    """float32[N, C, L]: `prior_of` each position's seat's view of its state."""
+    return np.stack([prior_of(constraints(State(game, s.copy()).view(int(p))), game)
+                     for s, p in zip(states, seats, strict=True)])
+
+
+def prior_of(c: Constraints, game) -> np.ndarray:
+    """float32[C, L]: log of a public prior of each card's location (L as in `labels`)
+    for the view ``c`` describes: in proportion to the unseen cards each location holds
+    (hand sizes and the stock, `Constraints.sizes`), zero for a seat shown void in the
+    card's suit. What a uniform deal gives, up to the voids' effect on the other cards;
+    the net learns the rest on top of it. -30 where the prior is zero (rows of the cards
+    the seat sees are not used)."""
+    n, cards = game.num_players, np.arange(game.num_cards)
+    rel = np.append((c.seats - c.player) % n, 0)  # each row's location; the stock last
+    w = np.zeros((game.num_cards, n))
+    w[:, rel] = np.where(c.void[:, cards // game.ranks].T, 0.0, c.sizes)
+    tot = w.sum(1, keepdims=True)
+    p = np.divide(w, tot, out=np.zeros_like(w), where=tot > 0)
+    with np.errstate(divide="ignore"):
+        return np.where(p > 0, np.log(p), -30.0).astype(np.float32)
+
+
 def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("checkpoint", help="a planner checkpoint, or 'so_ismcts'")
@@ -86,41 +111,3 @@ def main(argv=None) -> None:
 
 if __name__ == "__main__":
     main()
-
-
-def log_prior(states: np.ndarray, seats: np.ndarray, game) -> np.ndarray:
-    """float32[N, C, L]: log of a public prior of each unseen card's location: in
-    proportion to the unseen cards each location holds (hand sizes and the stock),
-    zero for a seat shown void in the card's suit (it did not follow it). What a
-    uniform deal gives, up to the voids' effect on the other cards; the net learns
-    the rest on top of it. -30 where the prior is zero."""
-    n, c = game.num_players, game.num_cards
-    kp = game.kparams
-    suit = kp[K.K_SUITOF:K.K_SUITOF + c]
-    tlead = int(kp[K.K_TLEAD])
-    out = np.full((len(states), c, n), -30.0, np.float32)
-    cards = np.arange(c, dtype=np.int64)
-    for i, s in enumerate(states):
-        me = int(seats[i])
-        void = np.zeros((n, int(suit.max()) + 1), bool)
-        for k in range(int(s[K.NPLAYED])):
-            t, pos = divmod(k, n)
-            seat = (int(s[tlead + t]) + pos) % n
-            led = suit[s[K.PLAYS + t * n]]
-            if pos and suit[s[K.PLAYS + k]] != led:
-                void[seat, led] = True
-        tc = int(s[K.TCARD])
-        seen = int(s[K.INIT + me]) | int(s[K.PLAYED]) | ((1 << tc) if tc >= 0 else 0)
-        unseen = ~((seen >> cards) & 1).astype(bool)
-        sizes = np.zeros(n)
-        for r in range(1, n):
-            sizes[r] = bin(int(s[K.HAND + (me + r) % n])).count("1")
-        sizes[0] = unseen.sum() - sizes[1:].sum()
-        w = np.broadcast_to(sizes, (c, n)).copy()
-        for r in range(1, n):
-            w[void[(me + r) % n, suit], r] = 0.0
-        tot = w.sum(1, keepdims=True)
-        p = np.divide(w, tot, out=np.zeros_like(w), where=tot > 0)
-        with np.errstate(divide="ignore"):
-            out[i] = np.where(p > 0, np.log(p), -30.0)
-    return out

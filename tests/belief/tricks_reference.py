@@ -14,6 +14,7 @@ import math
 
 import numpy as np
 
+from isz.belief import VoidsBelief
 from isz.games import tricks_kernel as K
 from isz.types import IllegalActionError
 
@@ -36,8 +37,6 @@ def twin_states(game, steps: int, seed: int):
     """``(state, twin, p)``: a state after ``steps`` decisions (seeded) and another deal
     with the same view for ``p``, the seat to move (drawn from ``voids``): the pair a
     no-leak test feeds to a belief or an agent."""
-    from isz.belief import VoidsBelief
-
     rng = np.random.default_rng(seed)
     state = after_decisions(game, steps, rng)
     p = state.current_player()
