@@ -8,9 +8,9 @@ location in that deal and ``u`` the candidates' own frequency of it (``correct``
 the tilt then moves the pool's marginals toward ``q`` instead of multiplying
 ``voids``'s constraint effects in twice; without it, ``u`` = 1). With ``bids``,
 `sir`'s bid weights are added (the network's policy as a model of the bids).
-(``bid_alpha`` scales them.) One net call of one row a decision; the pool is reused
-for the view, as `sir`'s. Also ``sir_sharp`` (`SharpSIRBelief`): `sir` with its log
-weights scaled. `register` makes both known to `make_belief` (the tools call it).
+One net call of one row a decision; the pool is reused for the view, as `sir`'s.
+Also ``sir_sharp`` (`SharpSIRBelief`): `sir` with its log weights scaled. `register`
+makes both known to `make_belief` (the tools call it).
 """
 
 from __future__ import annotations
@@ -32,17 +32,16 @@ class LocatedBelief(SIRBelief):
 
     name = "located"
     KNOBS = {**SIRBelief.KNOBS, "weights": None, "alpha": 1.0, "correct": True,
-             "bids": False, "bid_alpha": 1.0}
+             "bids": False}
 
     def __init__(self, game: Game, policy=None, weights: str | None = None,
                  alpha: float = 1.0, correct: bool = True, bids: bool = False,
-                 bid_alpha: float = 1.0, candidates: int = 128, plays: int = 0, **voids):
+                 candidates: int = 128, plays: int = 0, **voids):
         super().__init__(game, policy=policy, candidates=candidates, plays=plays, **voids)
         if weights is None and not bids:
             raise IszError("belief 'located' needs weights=PATH (an exported "
                            "research.location.net .npz) or bids=true")
         self.w = None if weights is None else [np.load(weights)[f"arr_{i}"] for i in range(6)]
-        self.bid_alpha = float(bid_alpha)
         self.alpha, self.correct, self.bids = float(alpha), bool(correct), bool(bids)
 
     def sample_many(self, view: View, n: int, rng: np.random.Generator) -> np.ndarray:
@@ -58,8 +57,7 @@ class LocatedBelief(SIRBelief):
         if self.w is not None:
             logw += self.location_log_weights(view, worlds, counts)
         if self.bids and self.policy is not None and self.weighs(view):
-            logw += self.bid_alpha * self.log_weights(
-                worlds, self.decision_templates(view, worlds[0]))
+            logw += self.log_weights(worlds, self.decision_templates(view, worlds[0]))
         return worlds, self.resampling_law(counts, logw)
 
     def location_log_weights(self, view: View, worlds: np.ndarray,
