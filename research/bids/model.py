@@ -21,7 +21,7 @@ import torch
 from torch import nn
 
 from isz import make_game
-from isz.fs import write_atomic
+from isz.fs import write_atomic, write_json_atomic
 from isz.games.base import State
 from research.bids.features import bid_features, bid_size, features, size
 
@@ -43,7 +43,7 @@ class BidNet(nn.Module):
 
 def dataset(paths: list[str], game) -> dict[str, np.ndarray]:
     """The rows of ``paths`` with their features: x [N, F], b [N, H + 2], bid, won,
-    ret, explored, own, game index (three rows a game, consecutive)."""
+    ret, explored, own, game index (three rows a game, consecutive), states."""
     cols: dict[str, list] = {}
     for k, path in enumerate(paths):
         d = np.load(path)
@@ -56,6 +56,7 @@ def dataset(paths: list[str], game) -> dict[str, np.ndarray]:
             cols.setdefault(f, []).append(d[f])
         n = game.num_players
         cols.setdefault("game", []).append(k * 10**7 + np.arange(len(d["bid"])) // n)
+        cols.setdefault("states", []).append(d["states"])
     return {f: np.concatenate(v) for f, v in cols.items()}
 
 
@@ -67,15 +68,12 @@ def losses(net: BidNet, d: dict, idx: np.ndarray) -> tuple[torch.Tensor, torch.T
     return ce, se
 
 
-def train(d: dict, game, epochs: int = 30, width: int = 128, seed: int = 0,
-          held: float = 0.15, wd: float = 1e-4) -> tuple[BidNet, dict]:
-    """Fit on the games not held out; keep the epoch of least held-out loss."""
+def fit(d: dict, game, tr: np.ndarray, te: np.ndarray | None, epochs: int = 8,
+        width: int = 128, seed: int = 0, wd: float = 1e-4) -> tuple[BidNet, list]:
+    """A net fitted on rows ``tr``; with rows ``te``, the epoch of least loss on them is
+    kept (else the last) and the log has their losses by epoch."""
     torch.manual_seed(seed)
     rng = np.random.default_rng(seed)
-    games = np.unique(d["game"])
-    test_games = set(rng.choice(games, int(held * len(games)), replace=False).tolist())
-    test = np.array([g in test_games for g in d["game"]])
-    tr, te = np.where(~test)[0], np.where(test)[0]
     net = BidNet(size(game), bid_size(game), game.params["hand_size"] + 1, width)
     opt = torch.optim.Adam(net.parameters(), lr=1e-3, weight_decay=wd)
     best, best_state, log = np.inf, None, []
@@ -87,14 +85,44 @@ def train(d: dict, game, epochs: int = 30, width: int = 128, seed: int = 0,
             (ce + se).backward()
             opt.step()
         net.eval()
+        if te is None:
+            continue
         with torch.no_grad():
             ce, se = (float(t) for t in losses(net, d, te))
         log.append({"epoch": ep + 1, "test_ce": ce, "test_ret_mse": se})
         if ce + se < best:
             best, best_state = ce + se, {k: v.clone() for k, v in net.state_dict().items()}
-    net.load_state_dict(best_state)
+    if best_state is not None:
+        net.load_state_dict(best_state)
+    return net, log
+
+
+def split(d: dict, folds: int, seed: int) -> np.ndarray:
+    """int[N]: each row's fold, by game (a game's rows share a fold)."""
+    games, inv = np.unique(d["game"], return_inverse=True)
+    fold_of_game = np.random.default_rng(seed).permutation(len(games)) % folds
+    return fold_of_game[inv]
+
+
+def train(d: dict, game, epochs: int = 30, width: int = 128, seed: int = 0,
+          held: float = 0.15, wd: float = 1e-4) -> tuple[BidNet, dict]:
+    """Fit on the games not held out (a share ``held`` of them); keep the epoch of least
+    held-out loss; the held-out losses, the bid-only baselines' and `offline_value`."""
+    fold = split(d, max(2, round(1 / held)), seed)
+    tr, te = np.where(fold != 0)[0], np.where(fold == 0)[0]
+    net, log = fit(d, game, tr, te, epochs, width, seed, wd)
     return net, {"log": log, "train_rows": len(tr), "test_rows": len(te),
-                 "baselines": baselines(d, tr, te, game)}
+                 "baselines": baselines(d, tr, te, game),
+                 "offline": {r: offline_value([(net, te)], d, game, r) for r in ("ret", "exact")}}
+
+
+def crossfit(d: dict, game, folds: int = 5, epochs: int = 8, width: int = 128,
+             seed: int = 0, wd: float = 1e-4) -> list[tuple[BidNet, np.ndarray]]:
+    """``folds`` nets, each fitted for ``epochs`` on the other folds' games, with the rows
+    of the fold it never saw: `offline_value` then judges every explorer row out of fold."""
+    fold = split(d, folds, seed)
+    return [(fit(d, game, np.where(fold != k)[0], None, epochs, width, seed + k, wd)[0],
+             np.where(fold == k)[0]) for k in range(folds)]
 
 
 def baselines(d: dict, tr: np.ndarray, te: np.ndarray, game) -> dict:
@@ -109,6 +137,61 @@ def baselines(d: dict, tr: np.ndarray, te: np.ndarray, game) -> dict:
         se.append((d["ret"][same].mean() - d["ret"][i]) ** 2 if len(same) else d["ret"][i] ** 2)
     return {"bid_only_ce": float(np.mean(ce)), "bid_only_ret_mse": float(np.mean(se)),
             "zero_ret_mse": float(np.mean(d["ret"][te] ** 2))}
+
+
+def choices(net: BidNet, d: dict, idx: np.ndarray, game, rule: str = "ret",
+            margin: float = 0.0) -> np.ndarray:
+    """int[len(idx)]: the bid the net picks for each row among the row's planner bid
+    and its legal neighbours, as `research.bids.agents.BidModel` does."""
+    c = game.num_cards
+    out = []
+    for i in idx:
+        own = int(d["own"][i])
+        legal = set(State(game, d["states"][i].copy()).legal_actions())
+        bids = [own] + [k for k in (own - 1, own + 1) if c + k in legal]
+        x = torch.from_numpy(np.repeat(d["x"][i:i + 1], len(bids), 0))
+        b = torch.from_numpy(np.stack([bid_features(k, game) for k in bids]))
+        with torch.no_grad():
+            logits, ret = net(x, b)
+        score = (ret if rule == "ret" else
+                 torch.softmax(logits, 1)[range(len(bids)), bids]).numpy()
+        best = int(np.argmax(score))
+        out.append(bids[best] if score[best] > score[0] + margin else own)
+    return np.asarray(out)
+
+
+def offline_value(nets: list[tuple[BidNet, np.ndarray]], d: dict, game, rule: str = "ret",
+                  margin: float = 0.0) -> dict:
+    """The mean return of the nets' bids against the planner's, from the explorer's
+    rows (its move δ drawn uniformly from {-1, 0, +1}, an illegal move falling back to
+    δ = 0) among each net's rows: each arm weighs a row whose bid is the arm's choice
+    by 1 / the chance it was made (self-normalised inverse propensity); their
+    difference ± SE unnormalised (unbiased); the share of rows the nets move."""
+    c = game.num_cards
+    ex, pick = [], []
+    for net, idx in nets:
+        rows = idx[d["explored"][idx] == 1]
+        ex.append(rows)
+        pick.append(choices(net, d, rows, game, rule, margin))
+    ex, pick = np.concatenate(ex), np.concatenate(pick)
+    prop = np.empty(len(ex))
+    for j, i in enumerate(ex):
+        legal = set(State(game, d["states"][i].copy()).legal_actions())
+        own, made = int(d["own"][i]), int(d["bid"][i])
+        n_legal = sum(c + own + m in legal for m in (-1, 1))
+        prop[j] = 1 / 3 if made != own else 1 - n_legal / 3
+    made, ret, own = d["bid"][ex], d["ret"][ex], d["own"][ex]
+    out = {"rule": rule, "margin": margin, "explorer_rows": len(ex)}
+    for arm, choice in (("planner", own), ("net", pick)):
+        w = (made == choice) / prop
+        mean = float((w * ret).sum() / w.sum())
+        se = float(np.sqrt(((w * (ret - mean)) ** 2).sum()) / w.sum())
+        out[arm] = {"ret": mean, "se": se, "rows": int((made == choice).sum())}
+    diff = ((made == pick).astype(float) - (made == own)) / prop * ret
+    out["net_minus_planner"] = {"mean": float(diff.mean()),
+                                "se": float(diff.std(ddof=1) / np.sqrt(len(diff)))}
+    out["moved"] = float((pick != own).mean())
+    return out
 
 
 def save(net: BidNet, game, path: str, info: dict) -> None:
@@ -136,14 +219,25 @@ def main(argv=None) -> None:
     ap.add_argument("--epochs", type=int, default=30)
     ap.add_argument("--width", type=int, default=128)
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--folds", type=int, default=5,
+                    help="cross-fitted nets for the offline estimate (0: none)")
+    ap.add_argument("--margins", type=float, nargs="*", default=[0.0, 0.05, 0.1])
+    ap.add_argument("--json", help="write the fit and the offline estimates here")
     ap.add_argument("--output", required=True)
     a = ap.parse_args(argv)
     game = make_game(a.game)
     d = dataset(a.data, game)
     net, info = train(d, game, a.epochs, a.width, a.seed)
     best = min(info["log"], key=lambda r: r["test_ce"] + r["test_ret_mse"])
-    print(json.dumps({"best": best, **{k: v for k, v in info.items() if k != "log"}}))
+    info["best"] = best
+    if a.folds:
+        nets = crossfit(d, game, a.folds, best["epoch"], a.width, a.seed)
+        info["crossfit"] = [offline_value(nets, d, game, rule, m)
+                            for rule in ("ret", "exact") for m in a.margins]
+    print(json.dumps({k: v for k, v in info.items() if k != "log"}, indent=1))
     save(net, game, a.output, info)
+    if a.json:
+        write_json_atomic(a.json, {"data": a.data, **info})
 
 
 if __name__ == "__main__":

@@ -23,6 +23,8 @@
 #   location: a card-location net learned from the plays=0 network's self-play (the
 #     true deals), its held-out fit, the beliefs' card placement, and in play; sir's
 #     weights sharpened, in play
+#   bids: self-play bids with one seat's bid moved at random (a randomised trial), a bid
+#     net learned from them and judged offline, every bid one higher in play
 # The speed rows of the same planners: research/reproduce/speed.sh.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -339,4 +341,20 @@ location() {  # research/location: where the unseen cards lie, learned from self
     --baseline so_ismcts,belief=voids --output $d/sharp2_in_play_t0.02.json
 }
 
-run_sections "plain q_targets expand_after teacher variants beliefs puct_rollouts recipe recipe_seed1 recipe_seed2 plays location" "$@"
+bids() {  # research/bids: how the planner's bids end, and what other bids are worth
+  d=docs/results/oh_hell
+  ck=runs/oh_hell_p0_s2/checkpoints/last.pt
+  mkdir -p runs/bids
+  for s in 0 1; do
+    $PY -m research.bids.data $ck --games 2500 --iterations 500 --seed $s \
+      --output runs/bids/p0_s$s.npz
+  done
+  $PY -m research.bids.outcomes runs/bids/p0_s{0,1}.npz --output $d/bids_outcomes.json
+  $PY -m research.bids.model runs/bids/p0_s{0,1}.npz --output runs/bids/net.pt \
+    --json $d/bids_fit.json
+  $PY -m research.bids.match --game oh_hell --time 0.02 --deals 500 --seed 31 \
+    --planner p0=$ck --baseline bid_shift,checkpoint=$ck,shift=1 \
+    --baseline so_ismcts,belief=voids --output $d/bid_shift1_t0.02.json
+}
+
+run_sections "plain q_targets expand_after teacher variants beliefs puct_rollouts recipe recipe_seed1 recipe_seed2 plays location bids" "$@"

@@ -166,6 +166,8 @@ def test_model_trains_on_rows_and_round_trips(game, tmp_path):
     net, info = model.train(d, game, epochs=3, width=16, seed=0, held=0.25)
     assert len(info["log"]) == 3 and info["test_rows"] == 30  # 10 games, 3 rows each
     assert info["baselines"]["bid_only_ce"] > 0
+    off = info["offline"]["ret"]
+    assert off["planner"]["rows"] + off["net"]["rows"] > 0 and 0 <= off["moved"] <= 1
     model.save(net, game, str(tmp_path / "b.pt"), info)
     back = model.load(str(tmp_path / "b.pt"), game)
     x, b = torch.from_numpy(d["x"][:5]), torch.from_numpy(d["b"][:5])
