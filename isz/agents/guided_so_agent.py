@@ -58,7 +58,7 @@ class GuidedSOAgent(ConfiguredAgent):
                          view.player, Budget(iterations=self.iterations, seconds=left),
                          c=self.c, seed=seed_from(rng), root_prior=priors,
                          c_prior=self.c_puct, root_value=root_value,
-                         value_mix=self.value_mix)
+                         value_mix=self.value_mix, leaf=self.knobs["leaf"])
         self.last_stats = tree.stats(0)
         self.last_simulations = sum(n for n, _ in self.last_stats.values())
         return final_policy(self.last_stats, self.final, self.game.num_actions)

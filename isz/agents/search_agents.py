@@ -79,7 +79,8 @@ class SOISMCTSAgent(SearchAgent):
 
     def _search(self, view: View, rng: np.random.Generator) -> Stats:
         tree = so_search(self.game, self._sampler(view, rng), view.player, self.budget,
-                         c=self.c, seed=seed_from(rng), smooth=self.smooth)
+                         c=self.c, seed=seed_from(rng), smooth=self.smooth,
+                         leaf=self.knobs["leaf"])
         return tree.stats(0)
 
 

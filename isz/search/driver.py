@@ -59,7 +59,8 @@ NO_SMOOTH = (0.0, 0.0, 0.0)
 def so_search(game: Game, sample_worlds: Sampler, me: int, budget: Budget, *, c: float,
               seed: int, smooth: tuple[float, float, float] = NO_SMOOTH,
               root_prior: np.ndarray | None = None, c_prior: float = 0.0,
-              root_value: np.ndarray | None = None, value_mix: float = 0.0) -> Tree:
+              root_value: np.ndarray | None = None, value_mix: float = 0.0,
+              leaf: str = "playout") -> Tree:
     """Single-observer ISMCTS; returns the tree.
 
     ``smooth = (eta, gamma, d)`` turns on Smooth UCT selection (eta > 0).
@@ -68,7 +69,8 @@ def so_search(game: Game, sample_worlds: Sampler, me: int, budget: Budget, *, c:
     planner's ``engine=so_ismcts``). ``root_value`` (float64[num_actions]: each
     root move's score in [0, 1] for ``me``, a value network's) with ``value_mix =
     lam > 0`` (and a root prior): PUCT there takes ``(1 - lam)`` the rollouts'
-    mean + ``lam`` that score.
+    mean + ``lam`` that score. ``leaf``: how the world below the tree is scored, a
+    name of `isz.search.playout.LEAVES`.
     """
     led = root_prior is not None and c_prior > 0
     prior = np.zeros(game.num_actions) if root_prior is None else \
@@ -77,7 +79,7 @@ def so_search(game: Game, sample_worlds: Sampler, me: int, budget: Budget, *, c:
     lam = float(value_mix) if root_value is not None and root_prior is not None else 0.0
     knobs = SOKnobs(float(c), _smooth(smooth), float(c_prior), prior, anchor, lam)
     return _so_run(game, sample_worlds, me, budget, SOVariant(
-        smooth=knobs.smooth[0] > 0, root_prior=led), knobs, seed)
+        smooth=knobs.smooth[0] > 0, root_prior=led, leaf=leaf), knobs, seed)
 
 
 def uct_search(game: Game, state: np.ndarray, me: int, budget: Budget, *, c: float,

@@ -114,6 +114,17 @@ VALUE_MIX = Setting(
     "the network's value of the searcher's view after each move (one evaluator call a "
     "decision): AlphaGo's mix, at the root", lo=0, hi=1,
     ends="0: the rollouts' mean, 1: the network's value")
+def _leaf(what: str, value) -> str:
+    from isz.search.playout import LEAVES  # late: research tools may register more
+
+    if value not in LEAVES:
+        raise IszError(f"{what} must be one of {', '.join(LEAVES)}, got {value!r}")
+    return value
+
+
+LEAF = Setting("leaf", str, "playout", "how the world below the tree is scored: a name of "
+               "isz.search.playout.LEAVES (playout: one uniformly random playout)",
+               check=_leaf, shape="a leaf name")
 EVALUATOR = Setting("evaluator", object, None, "the network (an Evaluator: priors and "
                     "values of information-state tensors)", check=_evaluator,
                     null="knowledge-free: uniform priors (and random-playout leaves)",
@@ -127,7 +138,7 @@ ITERATIONS_NEED_TIME = Rule(
 ROLLOUT_RULES = (ITERATIONS_NEED_TIME,)
 
 SO_ISMCTS = Group("so_ismcts", "Single-observer ISMCTS: one tree of the searcher, "
-                  "worlds from its belief, random playouts", [*ROLLOUT, BELIEF],
+                  "worlds from its belief, random playouts", [*ROLLOUT, BELIEF, LEAF],
                   ROLLOUT_RULES)
 MO_ISMCTS = Group("mo_ismcts", "Multiple-observer ISMCTS: one tree per player",
                   [*ROLLOUT, BELIEF, SPLIT], ROLLOUT_RULES)
@@ -157,7 +168,7 @@ GUIDED_SO_ISMCTS = Group(
     "playouts) whose root moves are selected by PUCT (c_puct) on the network's priors "
     "for the view: one evaluator call a decision (class GuidedSOAgent)",
     [*BUDGET, C, C_PUCT, BELIEF.but(default="auto"), BELIEF_POLICY, FINAL_GUIDED, VALUE_MIX,
-     EVALUATOR],
+     LEAF, EVALUATOR],
     [ITERATIONS_NEED_TIME,
      Rule("value_mix > 0 needs an evaluator (the network values the moves)",
           lambda v: v["value_mix"] > 0 and v["evaluator"] is None, ("value_mix",))])

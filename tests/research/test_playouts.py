@@ -1,0 +1,104 @@
+"""`research.playouts`: the hand-written ``tricks_greedy`` leaf plays by its rules, and a
+so_ismcts that uses it still decides from the view alone."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import isz
+from isz.games import tricks_kernel as K
+from isz.search import playout
+from isz.types import IszError
+from research.playouts.greedy import NAME, make_greedy_policy, register
+from tests.belief.tricks_reference import after_decisions, twin_states
+
+
+@pytest.fixture
+def registered():
+    register()
+    try:
+        yield
+    finally:
+        playout.LEAVES.pop(NAME, None)
+
+
+def _reference_card(s, game, p, legal):
+    """The rule of `greedy_card`, written plainly."""
+    r = game.params["ranks"]
+    tsuit = int(s[K.TSUIT])
+    want = s[K.WON + p] < s[K.BID + p]
+    if s[K.POS] == 0:
+        return (max if want else min)(legal, key=lambda c: c % r)
+    w = int(s[K.WCARD])
+
+    def takes(c):
+        return (c // r == w // r and c > w) or (c // r == tsuit and w // r != tsuit)
+
+    winners = [c for c in legal if takes(c)]
+    losers = [c for c in legal if not takes(c)]
+    if want:
+        return min(winners, key=lambda c: c % r) if winners else min(legal, key=lambda c: c % r)
+    return max(losers, key=lambda c: c % r) if losers else max(legal, key=lambda c: c % r)
+
+
+def test_greedy_card_follows_its_rule():
+    game = isz.make_game("oh_hell")
+    _, card = make_greedy_policy(game.kernel)
+    rng = np.random.default_rng(0)
+    la = np.empty(game.num_actions, dtype=np.int64)
+    seen = set()
+    for _ in range(200):
+        st = after_decisions(game, int(rng.integers(3, 33)), rng)
+        if st.data[K.PHASE] != K.PH_PLAY:
+            continue
+        s, p = np.asarray(st.data), st.current_player()
+        legal = st.legal_actions()
+        la[:len(legal)] = legal
+        got = card(s, game.kparams, p, la, len(legal))
+        want = _reference_card(s, game, p, legal)
+        r = game.params["ranks"]
+        assert got in legal and got % r == want % r  # ties of rank across suits: any
+        seen.add((bool(s[K.POS] == 0), bool(s[K.WON + p] < s[K.BID + p])))
+    assert len(seen) == 4  # leading and following, wanting tricks and not
+
+
+def test_greedy_bid_is_the_legal_bid_nearest_its_count():
+    game = isz.make_game("oh_hell")
+    bid, _ = make_greedy_policy(game.kernel)
+    la = np.empty(game.num_actions, dtype=np.int64)
+    r, c = game.params["ranks"], game.num_cards
+    for seed in range(30):
+        st = after_decisions(game, seed % 3, np.random.default_rng(seed))
+        s, p = np.asarray(st.data), st.current_player()
+        legal = st.legal_actions()
+        la[:len(legal)] = legal
+        hand, tsuit = int(s[K.HAND + p]), int(s[K.TSUIT])
+        count = sum(1 for k in range(c) if (hand >> k) & 1 and (
+            (k // r == tsuit and k % r >= r - 5) or (k // r != tsuit and k % r >= r - 2)))
+        got = bid(s, game.kparams, p, la, len(legal))
+        assert got in legal
+        assert abs(got - c - count) == min(abs(a - c - count) for a in legal)
+
+
+@pytest.mark.parametrize("name", ["so_ismcts", "guided_so_ismcts"])
+def test_search_with_the_leaf_decides_from_the_view(registered, name):
+    game = isz.make_game("oh_hell")
+    agent = isz.make_agent(name, game, iterations=300, belief="voids", leaf=NAME)
+    plain = isz.make_agent(name, game, iterations=300, belief="voids")
+    differs = 0
+    for seed, steps in [(0, 1), (1, 5), (2, 14)]:
+        state, twin, p = twin_states(game, steps, seed)
+        a = [agent.policy(s.view(p), np.random.default_rng(seed)) for s in (state, twin)]
+        np.testing.assert_array_equal(a[0], a[1])
+        differs += not np.array_equal(a[0], plain.policy(state.view(p),
+                                                         np.random.default_rng(seed)))
+    assert differs  # the leaf changes what the search sees
+
+
+def test_unknown_leaf_is_refused_with_the_allowed_names():
+    game = isz.make_game("oh_hell")
+    with pytest.raises(IszError, match="leaf must be one of playout, got 'nope'"):
+        isz.make_agent("so_ismcts", game, leaf="nope")
+    with pytest.raises(IszError, match="trick games"):
+        make_greedy_policy(isz.make_game("kuhn_poker").kernel)
