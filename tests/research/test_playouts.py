@@ -102,3 +102,52 @@ def test_unknown_leaf_is_refused_with_the_allowed_names():
         isz.make_agent("so_ismcts", game, leaf="nope")
     with pytest.raises(IszError, match="trick games"):
         make_greedy_policy(isz.make_game("kuhn_poker").kernel)
+
+
+def test_learned_features_score_and_fit_agree(tmp_path):
+    from research.location.data import play
+    from research.playouts import learned
+
+    game = isz.make_game("tricks", players=3, suits=3, ranks=4, hand_size=3, trump="card",
+                         bidding=True, dealer="chance", hook=True)
+    states, seats = play(isz.make_agent("so_ismcts", game, iterations=16), game, 30, seed=0,
+                         progress=False)
+    np.savez(tmp_path / "pos.npz", states=states, seats=seats)
+    m = learned.moves([str(tmp_path / "pos.npz")], game)
+    assert len(m["played"]) > 100
+    for s, p, card, leg in zip(m["states"][:50], m["seats"][:50], m["played"][:50],
+                               m["legal"][:50], strict=True):
+        assert card in leg  # the move made is one of the row's legal cards
+    feats, mask, target = learned.design(m, game)
+    w = np.random.default_rng(0).normal(size=learned.F)
+    for i in range(20):  # the leaf's buffer-free score is w . the fit's features
+        for j in np.where(mask[i])[0]:
+            want = feats[i, j] @ w
+            got = learned.card_score(m["states"][i], game.kparams, m["seats"][i],
+                                     m["legal"][i, j], w)
+            assert got == pytest.approx(want)
+    fitted = learned.fit(feats, mask, target, steps=50)
+    j = learned.judge(feats, mask, target, fitted, game, m)
+    assert j["nll"] < j["uniform_nll"] and j["top1"] > j["uniform_top1"]
+
+
+def test_learned_leaf_decides_from_the_view(tmp_path):
+    import json
+
+    from research.playouts import learned
+
+    (tmp_path / "w.json").write_text(json.dumps({"weights": [1.0] * learned.F}))
+    learned.register(str(tmp_path / "w.json"))
+    try:
+        game = isz.make_game("oh_hell")
+        agent = isz.make_agent("so_ismcts", game, iterations=300, belief="voids",
+                               leaf=learned.NAME)
+        for seed, steps in [(0, 1), (2, 14)]:
+            state, twin, p = twin_states(game, steps, seed)
+            a = [agent.policy(s.view(p), np.random.default_rng(seed)) for s in (state, twin)]
+            np.testing.assert_array_equal(a[0], a[1])
+            assert a[0].sum() == pytest.approx(1.0)
+        with pytest.raises(IszError, match="takes 20 weights"):
+            learned.make_learned_leaf(game.kernel, (1.0,))
+    finally:
+        playout.LEAVES.pop(learned.NAME, None)

@@ -1,0 +1,240 @@
+"""``tricks_learned``: a playout whose card play is a softmax over a few trick features,
+its weights fitted to a planner's moves in self-play (AlphaGo's fast rollout policy,
+for trick games).
+
+For a legal card c of seat p, `card_features` is float64[F] (F = 2 × 10): the same ten
+numbers in the first half when p still wants tricks (fewer won than bid, or no
+bidding) and in the second when it does not, zero in the other half:
+
+    rank (0 low .. 1 ace) | trump | takes (c beats the trick so far) | takes × rank |
+    leading × rank | leading × trump | last to play × takes | last × takes × rank |
+    the seat winning the trick so far wants tricks | that × takes
+
+Below the tree every seat bids as `research.playouts.greedy` does (uniform with chance
+``EPS``) and plays card c with probability ∝ exp(w · features(c)). Only the world the
+search is in is read. The weights are fitted by maximum likelihood on the moves of
+`research.location.data` rows (each row's next row is the same game's next decision,
+so its card is the move made):
+
+    python -m research.playouts.learned fit runs/location/p0_s{0,2,3,4}.npz \\
+        --test runs/location/p0_s1.npz --output runs/playouts/weights.json
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import json
+
+import numba as nb
+import numpy as np
+
+from isz.fs import write_json_atomic
+from isz.games import tricks_kernel as K
+from isz.games.kernel import Kernel
+from isz.rng import rand_below, rand_float
+from isz.search.jit import helper
+from isz.search.playout import LEAVES, make_playout
+from isz.types import CHANCE, TERMINAL, IszError
+from research.playouts.greedy import EPS, make_greedy_policy
+
+NAME = "tricks_learned"
+HALF = 10
+F = 2 * HALF
+
+
+@nb.njit(cache=True, inline="always")
+def card_score(s, kp, p, c, w):
+    """w · features of seat ``p`` playing card ``c`` in world ``s`` (module docstring;
+    ``w`` float64[F]). Computed without a buffer: the search's leaf allocates nothing."""
+    r, tsuit, n = kp[K.K_R], s[K.TSUIT], kp[K.K_P]
+    want = kp[K.K_BIDDING] == 0 or s[K.WON + p] < s[K.BID + p]
+    lead = s[K.POS] == 0
+    last = s[K.POS] == n - 1
+    rank = (c % r) / (r - 1)
+    trump = 1.0 if c // r == tsuit else 0.0
+    takes, holder_wants = 0.0, 0.0
+    if not lead:
+        wc = s[K.WCARD]
+        if (c // r == wc // r and c > wc) or (c // r == tsuit and wc // r != tsuit):
+            takes = 1.0
+        q = s[K.WSEAT]
+        if kp[K.K_BIDDING] == 0 or s[K.WON + q] < s[K.BID + q]:
+            holder_wants = 1.0
+    o = 0 if want else HALF
+    return (w[o] * rank + w[o + 1] * trump + w[o + 2] * takes + w[o + 3] * takes * rank
+            + w[o + 4] * (rank if lead else 0.0) + w[o + 5] * (trump if lead else 0.0)
+            + w[o + 6] * (takes if last else 0.0) + w[o + 7] * (takes * rank if last else 0.0)
+            + w[o + 8] * holder_wants + w[o + 9] * holder_wants * takes)
+
+
+@nb.njit(cache=True)
+def card_features(states, seats, cards, kp):
+    """float64[N, F]: the features of row i's seat playing ``cards[i]`` in ``states[i]``
+    (the fit's design matrix; the leaf computes w · features by `card_score`)."""
+    out = np.zeros((states.shape[0], F))
+    e = np.zeros(F)
+    for i in range(states.shape[0]):
+        for j in range(F):
+            e[j] = 1.0
+            out[i, j] = card_score(states[i], kp, seats[i], cards[i], e)
+            e[j] = 0.0
+    return out
+
+
+@functools.cache
+def make_learned_leaf(kernel: Kernel, weights: tuple[float, ...]):
+    """The compiled leaf ``(s, params, me, rng, b, k)`` playing by ``weights`` (F)."""
+    if kernel.legal_actions is not K._legal_actions:
+        raise IszError(f"leaf {NAME!r} plays trick games (isz.games.tricks) only")
+    if len(weights) != F:
+        raise IszError(f"leaf {NAME!r} takes {F} weights, got {len(weights)}")
+    w = np.asarray(weights, dtype=np.float64)
+    greedy_bid, _ = make_greedy_policy(kernel)
+    current_player, legal_actions, apply_action = (
+        kernel.current_player, kernel.legal_actions, kernel.apply_action)
+    sample_chance, _, terminal_scores = make_playout(kernel)
+
+    @helper
+    def learned_card(s, params, p, rng, la, n):
+        best, total = la[0], 0.0
+        for i in range(n):  # one pass: reservoir sampling on exp(w . f)
+            e = np.exp(card_score(s, params, p, la[i], w))
+            total += e
+            if rand_float(rng) * total < e:
+                best = la[i]
+        return best
+
+    @helper
+    def learned_leaf(s, params, me, rng, b, k):
+        while True:
+            p = current_player(s, params)
+            if p == TERMINAL:
+                break
+            if p == CHANCE:
+                a = sample_chance(s, params, rng, b.ca, b.cp)
+            else:
+                n = legal_actions(s, params, b.la)
+                if s[K.PHASE] == K.PH_BID:
+                    a = (b.la[rand_below(rng, n)] if rand_float(rng) < EPS
+                         else greedy_bid(s, params, p, b.la, n))
+                else:
+                    a = learned_card(s, params, p, rng, b.la, n)
+            apply_action(s, params, a)
+        terminal_scores(s, params, b.ret, b.scores)
+
+    return learned_leaf
+
+
+def moves(paths: list[str], game) -> dict[str, np.ndarray]:
+    """The card plays of `research.location.data` rows whose next row is the same
+    game's next decision: ``states`` int64[N, S], ``seats``, ``played`` (the card),
+    ``legal`` int64[N, H] (the legal cards, -1 padded)."""
+    from isz.games.base import State
+
+    h = game.params["hand_size"]
+    out: dict[str, list] = {"states": [], "seats": [], "played": [], "legal": []}
+    for path in paths:
+        d = np.load(path)
+        st, seats = d["states"], d["seats"]
+        for i in range(len(st) - 1):
+            s, nxt = st[i], st[i + 1]
+            if s[K.PHASE] != K.PH_PLAY or nxt[K.NPLAYED] != s[K.NPLAYED] + 1 or \
+                    nxt[K.INIT] != s[K.INIT] or nxt[K.TCARD] != s[K.TCARD]:
+                continue
+            legal = State(game, s.copy()).legal_actions()
+            out["states"].append(s)
+            out["seats"].append(seats[i])
+            out["played"].append(nxt[K.PLAYS + s[K.NPLAYED]])
+            out["legal"].append(legal + [-1] * (h - len(legal)))
+    return {k: np.asarray(v, dtype=np.int64) for k, v in out.items()}
+
+
+def design(m: dict[str, np.ndarray], game) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(features float64[N, H, F] (0 where no card), mask bool[N, H], the index of the
+    card played in each row's legal list)."""
+    n, h = m["legal"].shape
+    mask = m["legal"] >= 0
+    rows = np.repeat(np.arange(n), h)[mask.ravel()]
+    feats = np.zeros((n, h, F))
+    feats[mask] = card_features(m["states"][rows], m["seats"][rows], m["legal"][mask],
+                                game.kparams)
+    target = np.argmax(m["legal"] == m["played"][:, None], axis=1)
+    return feats, mask, target
+
+
+def fit(feats, mask, target, steps: int = 300, seed: int = 0) -> np.ndarray:
+    """float64[F]: the maximum-likelihood weights of the softmax over each row's cards."""
+    import torch
+
+    torch.manual_seed(seed)
+    x, m, t = torch.from_numpy(feats), torch.from_numpy(mask), torch.from_numpy(target)
+    w = torch.zeros(F, dtype=torch.float64, requires_grad=True)
+    opt = torch.optim.LBFGS([w], max_iter=steps, line_search_fn="strong_wolfe")
+
+    def closure():
+        opt.zero_grad()
+        loss = nll(x, m, t, w)
+        loss.backward()
+        return loss
+
+    opt.step(closure)
+    return w.detach().numpy()
+
+
+def nll(x, m, t, w):
+    """Mean negative log-likelihood of the cards played (torch tensors)."""
+    import torch
+
+    z = torch.where(m, x @ w, torch.tensor(float("-inf"), dtype=x.dtype))
+    return -(torch.log_softmax(z, 1).gather(1, t[:, None])).mean()
+
+
+def judge(feats, mask, target, w: np.ndarray, game, m) -> dict:
+    """Held-out negative log-likelihood and top-1 agreement with the moves made: the
+    weights, the greedy rule (`research.playouts.greedy`), uniform."""
+    import torch
+
+    x, mk, t = torch.from_numpy(feats), torch.from_numpy(mask), torch.from_numpy(target)
+    z = np.where(mask, feats @ w, -np.inf)
+    _, card = make_greedy_policy(game.kernel)
+    greedy = np.array([card(s, game.kparams, p, leg, int((leg >= 0).sum()))
+                       for s, p, leg in zip(m["states"], m["seats"], m["legal"], strict=True)])
+    n_legal = mask.sum(1)
+    return {"rows": len(target),
+            "nll": float(nll(x, mk, t, torch.from_numpy(w))),
+            "uniform_nll": float(np.log(n_legal).mean()),
+            "top1": float((np.argmax(z, 1) == target).mean()),
+            "greedy_top1": float((greedy == m["played"]).mean()),
+            "uniform_top1": float((1 / n_legal).mean())}
+
+
+def register(weights: str) -> None:
+    """Add ``tricks_learned`` with the weights of file ``weights`` (JSON of `main`) to the
+    search's leaves (matches' workers fork after it)."""
+    w = tuple(float(v) for v in json.load(open(weights))["weights"])
+    LEAVES[NAME] = functools.partial(make_learned_leaf, weights=w)
+
+
+def main(argv=None) -> None:
+    from isz import make_game
+
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("command", choices=["fit"])
+    ap.add_argument("data", nargs="+")
+    ap.add_argument("--test", required=True)
+    ap.add_argument("--game", default="oh_hell")
+    ap.add_argument("--output", required=True)
+    a = ap.parse_args(argv)
+    game = make_game(a.game)
+    train = moves(a.data, game)
+    w = fit(*design(train, game))
+    test = moves([a.test], game)
+    out = {"data": a.data, "test": a.test, "train_rows": len(train["played"]),
+           "weights": w.tolist(), "held_out": judge(*design(test, game), w, game, test)}
+    print(json.dumps(out, indent=1))
+    write_json_atomic(a.output, out)
+
+
+if __name__ == "__main__":
+    main()
