@@ -23,6 +23,8 @@
 #   location: a card-location net learned from the plays=0 network's self-play (the
 #     true deals), its held-out fit, the beliefs' card placement, and in play; sir's
 #     weights sharpened, in play
+#   playouts: rollout search and the planner with a hand-written (tricks_greedy) and a
+#     fitted (tricks_learned, from part location's self-play) playout as the leaf
 #   bids: self-play bids with one seat's bid moved at random (a randomised trial), a bid
 #     net learned from them and judged offline, every bid one higher in play
 # The speed rows of the same planners: research/reproduce/speed.sh.
@@ -357,4 +359,25 @@ bids() {  # research/bids: how the planner's bids end, and what other bids are w
     --baseline so_ismcts,belief=voids --output $d/bid_shift1_t0.02.json
 }
 
-run_sections "plain q_targets expand_after teacher variants beliefs puct_rollouts recipe recipe_seed1 recipe_seed2 plays location bids" "$@"
+playouts() {  # research/playouts: what the random playout costs rollout search
+  d=docs/results/oh_hell
+  ck=runs/oh_hell_p0_s2/checkpoints/last.pt
+  so=so_ismcts,belief=voids
+  $PY -m research.playouts.match --game oh_hell --time 0.02 --deals 500 --seed 41 \
+    --baseline $so,leaf=tricks_greedy --baseline $so --baseline $so \
+    --output $d/playout_greedy_so_vs_two_so_t0.02.json
+  $PY -m research.playouts.match --game oh_hell --time 0.02 --deals 1000 --seed 42 \
+    --planner greedy=$ck,leaf=tricks_greedy --baseline $so --baseline $so \
+    --output $d/playout_planner_greedy_vs_two_so_t0.02.json
+  $PY -m research.playouts.learned fit runs/location/p0_s{0,2,3,4}.npz \
+    --test runs/location/p0_s1.npz --output $d/playout_learned_weights.json
+  $PY -m research.playouts.match --learned $d/playout_learned_weights.json --game oh_hell \
+    --time 0.02 --deals 500 --seed 43 --baseline $so,leaf=tricks_learned \
+    --baseline $so,leaf=tricks_greedy --baseline $so \
+    --output $d/playout_learned_greedy_random_so_t0.02.json
+  $PY -m research.playouts.match --game oh_hell --time 0.02 --deals 500 --seed 44 \
+    --planner greedy=$ck,leaf=tricks_greedy --baseline $so,leaf=tricks_greedy --baseline $so \
+    --output $d/playout_planner_greedy_vs_so_greedy_t0.02.json
+}
+
+run_sections "plain q_targets expand_after teacher variants beliefs puct_rollouts recipe recipe_seed1 recipe_seed2 plays location bids playouts" "$@"
