@@ -84,16 +84,16 @@ def make_greedy_policy(kernel: Kernel):
     return greedy_bid, greedy_card
 
 
-@functools.cache
-def make_greedy_leaf(kernel: Kernel):
-    """The compiled leaf ``(s, params, me, rng, b, k)`` for the tricks kernel."""
-    greedy_bid, greedy_card = make_greedy_policy(kernel)
+def policy_leaf(kernel: Kernel, choose):
+    """The compiled leaf ``(s, params, me, rng, b, k)`` that plays world ``s`` to its end
+    by ``choose(s, params, p, rng, la, n) -> action`` (a `helper`: seat ``p`` to move,
+    legal actions ``la[:n]``), chance by its law, and scores it."""
     current_player, legal_actions, apply_action = (
         kernel.current_player, kernel.legal_actions, kernel.apply_action)
     sample_chance, _, terminal_scores = make_playout(kernel)
 
     @helper
-    def greedy_leaf(s, params, me, rng, b, k):
+    def leaf(s, params, me, rng, b, k):
         while True:
             p = current_player(s, params)
             if p == TERMINAL:
@@ -101,17 +101,27 @@ def make_greedy_leaf(kernel: Kernel):
             if p == CHANCE:
                 a = sample_chance(s, params, rng, b.ca, b.cp)
             else:
-                n = legal_actions(s, params, b.la)
-                if rand_float(rng) < EPS:
-                    a = b.la[rand_below(rng, n)]
-                elif s[K.PHASE] == K.PH_BID:
-                    a = greedy_bid(s, params, p, b.la, n)
-                else:
-                    a = greedy_card(s, params, p, b.la, n)
+                a = choose(s, params, p, rng, b.la, legal_actions(s, params, b.la))
             apply_action(s, params, a)
         terminal_scores(s, params, b.ret, b.scores)
 
-    return greedy_leaf
+    return leaf
+
+
+@functools.cache
+def make_greedy_leaf(kernel: Kernel):
+    """The compiled ``tricks_greedy`` leaf for the tricks kernel."""
+    greedy_bid, greedy_card = make_greedy_policy(kernel)
+
+    @helper
+    def choose(s, params, p, rng, la, n):
+        if rand_float(rng) < EPS:
+            return la[rand_below(rng, n)]
+        if s[K.PHASE] == K.PH_BID:
+            return greedy_bid(s, params, p, la, n)
+        return greedy_card(s, params, p, la, n)
+
+    return policy_leaf(kernel, choose)
 
 
 def register() -> None:

@@ -34,9 +34,9 @@ from isz.games import tricks_kernel as K
 from isz.games.kernel import Kernel
 from isz.rng import rand_below, rand_float
 from isz.search.jit import helper
-from isz.search.playout import LEAVES, make_playout
-from isz.types import CHANCE, TERMINAL, IszError
-from research.playouts.greedy import EPS, make_greedy_policy
+from isz.search.playout import LEAVES
+from isz.types import IszError
+from research.playouts.greedy import EPS, make_greedy_policy, policy_leaf
 
 NAME = "tricks_learned"
 HALF = 10
@@ -91,39 +91,21 @@ def make_learned_leaf(kernel: Kernel, weights: tuple[float, ...]):
         raise IszError(f"leaf {NAME!r} takes {F} weights, got {len(weights)}")
     w = np.asarray(weights, dtype=np.float64)
     greedy_bid, _ = make_greedy_policy(kernel)
-    current_player, legal_actions, apply_action = (
-        kernel.current_player, kernel.legal_actions, kernel.apply_action)
-    sample_chance, _, terminal_scores = make_playout(kernel)
 
     @helper
-    def learned_card(s, params, p, rng, la, n):
+    def choose(s, params, p, rng, la, n):
+        if s[K.PHASE] == K.PH_BID:
+            return (la[rand_below(rng, n)] if rand_float(rng) < EPS
+                    else greedy_bid(s, params, p, la, n))
         best, total = la[0], 0.0
-        for i in range(n):  # one pass: reservoir sampling on exp(w . f)
+        for i in range(n):  # one pass: reservoir sampling on exp(w . features)
             e = np.exp(card_score(s, params, p, la[i], w))
             total += e
             if rand_float(rng) * total < e:
                 best = la[i]
         return best
 
-    @helper
-    def learned_leaf(s, params, me, rng, b, k):
-        while True:
-            p = current_player(s, params)
-            if p == TERMINAL:
-                break
-            if p == CHANCE:
-                a = sample_chance(s, params, rng, b.ca, b.cp)
-            else:
-                n = legal_actions(s, params, b.la)
-                if s[K.PHASE] == K.PH_BID:
-                    a = (b.la[rand_below(rng, n)] if rand_float(rng) < EPS
-                         else greedy_bid(s, params, p, b.la, n))
-                else:
-                    a = learned_card(s, params, p, rng, b.la, n)
-            apply_action(s, params, a)
-        terminal_scores(s, params, b.ret, b.scores)
-
-    return learned_leaf
+    return policy_leaf(kernel, choose)
 
 
 def moves(paths: list[str], game) -> dict[str, np.ndarray]:
