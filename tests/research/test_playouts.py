@@ -115,8 +115,7 @@ def test_learned_features_score_and_fit_agree(tmp_path):
     np.savez(tmp_path / "pos.npz", states=states, seats=seats)
     m = learned.moves([str(tmp_path / "pos.npz")], game)
     assert len(m["played"]) > 100
-    for s, p, card, leg in zip(m["states"][:50], m["seats"][:50], m["played"][:50],
-                               m["legal"][:50], strict=True):
+    for card, leg in zip(m["played"][:50], m["legal"][:50], strict=True):
         assert card in leg  # the move made is one of the row's legal cards
     feats, mask, target = learned.design(m, game)
     w = np.random.default_rng(0).normal(size=learned.F)
