@@ -63,6 +63,14 @@ def _smooth(what: str, value) -> tuple[float, float, float]:
     return tuple(map(float, sp))
 
 
+def _leaf(what: str, value) -> str:
+    from isz.search.playout import LEAVES  # late: research tools may register more
+
+    if value not in LEAVES:
+        raise IszError(f"{what} must be one of {', '.join(LEAVES)}, got {value!r}")
+    return value
+
+
 ITERATIONS = Setting(
     "iterations", int, 1000, "search iterations (simulations) per decision; with "
     "time_budget too, whichever ends first", lo=1,
@@ -114,14 +122,6 @@ VALUE_MIX = Setting(
     "the network's value of the searcher's view after each move (one evaluator call a "
     "decision): AlphaGo's mix, at the root", lo=0, hi=1,
     ends="0: the rollouts' mean, 1: the network's value")
-def _leaf(what: str, value) -> str:
-    from isz.search.playout import LEAVES  # late: research tools may register more
-
-    if value not in LEAVES:
-        raise IszError(f"{what} must be one of {', '.join(LEAVES)}, got {value!r}")
-    return value
-
-
 LEAF = Setting("leaf", str, "playout", "how the world below the tree is scored: a name of "
                "isz.search.playout.LEAVES (playout: one uniformly random playout)",
                check=_leaf, shape="a leaf name")
