@@ -195,3 +195,33 @@ def test_a_root_value_draws_visits_and_zero_mix_ignores_it():
     assert sum(mixed.values()) == sum(led.values())
     assert mixed[worst] > 2 * led[worst]
     assert max(mixed, key=mixed.get) == worst
+
+
+def test_a_leaf_registered_in_leaves_scores_the_worlds_below_the_tree():
+    """``leaf`` picks how so_search scores the world below its tree: ``playout``
+    explicitly is the default bit for bit; a leaf added to `LEAVES` is used (one that
+    scores every world as a win for seat 0 makes every root move look equally good,
+    so the visits spread evenly); an unknown name is refused naming the allowed."""
+    from isz.search import playout
+    from isz.search.jit import helper
+    from isz.types import IszError
+
+    def seat0_wins(kernel):
+        @helper
+        def leaf(s, params, me, rng, b, k):
+            for i in range(b.scores.shape[0]):
+                b.scores[i] = 1.0 if i == 0 else 0.0
+        return leaf
+
+    game, view = _position()
+    assert _root(game, view, leaf="playout") == _root(game, view)
+    playout.LEAVES["seat0_wins"] = seat0_wins
+    try:
+        visits = np.array(list(_root(game, view, leaf="seat0_wins").values()))
+        agent = isz.make_agent("so_ismcts", game, iterations=50, leaf="seat0_wins")
+        assert agent.knobs["leaf"] == "seat0_wins"
+    finally:
+        playout.LEAVES.pop("seat0_wins")
+    assert visits.max() - visits.min() <= 1  # every move scores 1: UCB visits them in turn
+    with pytest.raises(IszError, match="leaf must be one of playout, got 'seat0_wins'"):
+        isz.make_agent("so_ismcts", game, leaf="seat0_wins")
