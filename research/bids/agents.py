@@ -32,11 +32,11 @@ class BidShift(Agent):
                  **knobs):
         super().__init__(game)
         if not checkpoint:
-            raise IszError("bid_shift needs checkpoint=PATH (a trained planner)")
+            raise IszError(f"{self.name} needs checkpoint=PATH (a trained planner)")
         if not isinstance(shift, int) or isinstance(shift, bool):
-            raise IszError(f"bid_shift: shift must be an int, got {shift!r}")
+            raise IszError(f"{self.name}: shift must be an int, got {shift!r}")
         if not getattr(game, "params", {}).get("bidding"):
-            raise IszError(f"bid_shift needs a trick game with bidding, got {game!r}")
+            raise IszError(f"{self.name} needs a trick game with bidding, got {game!r}")
         self.inner = load_planner(checkpoint, game, **knobs)
         self.shift = shift
         self.last_simulations = 0

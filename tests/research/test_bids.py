@@ -13,6 +13,7 @@ from isz.agents import registry
 from isz.games import tricks_kernel as K
 from isz.games.base import State
 from isz.nn import ModelConfig, build_model, save_checkpoint
+from isz.types import IszError
 from research.bids import agents, model
 from research.bids.data import explore_bid, play_game
 from research.bids.features import _suit_order, bid_features, features, size
@@ -153,6 +154,13 @@ def test_bid_model_picks_the_net_s_best_neighbour(game, checkpoint, registered, 
         assert up.act(view, np.random.default_rng(seed)) == want >= c
     with pytest.raises(ValueError, match="trained for"):
         model.load(str(tmp_path / "b.pt"), isz.make_game("oh_hell"))
+    with pytest.raises(IszError, match="bid_model needs checkpoint=PATH"):
+        isz.make_agent("bid_model", game, model=str(tmp_path / "b.pt"))
+    with pytest.raises(IszError, match="rule must be 'ret' or 'exact', got 'best'"):
+        isz.make_agent("bid_model", game, checkpoint=checkpoint, model=str(tmp_path / "b.pt"),
+                       rule="best", device="cpu")
+    with pytest.raises(IszError, match="bid_shift needs a trick game with bidding"):
+        isz.make_agent("bid_shift", isz.make_game("tricks"), checkpoint=checkpoint)
 
 
 def test_model_trains_on_rows_and_round_trips(game, tmp_path):
