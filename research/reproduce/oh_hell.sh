@@ -369,6 +369,9 @@ playouts() {  # research/playouts: what the random playout costs rollout search
   $PY -m research.playouts.match --game oh_hell --time 0.02 --deals 1000 --seed 45 \
     --baseline $so,leaf=tricks_greedy --baseline $so --baseline $so \
     --output $d/playout_greedy_so_vs_two_so_t0.02_s45.json
+  $PY -m research.playouts.match --game oh_hell --time 0.05 --deals 300 --seed 47 \
+    --baseline $so,leaf=tricks_greedy --baseline $so --baseline $so \
+    --output $d/playout_greedy_so_vs_two_so_t0.05.json
   $PY -m research.playouts.match --game oh_hell --time 0.02 --deals 1000 --seed 42 \
     --planner greedy=$ck,leaf=tricks_greedy --baseline $so --baseline $so \
     --output $d/playout_planner_greedy_vs_two_so_t0.02.json
