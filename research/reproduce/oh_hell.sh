@@ -384,6 +384,9 @@ playouts() {  # research/playouts: what the random playout costs rollout search
   $PY -m research.playouts.match --game oh_hell --time 0.02 --deals 500 --seed 44 \
     --planner greedy=$ck,leaf=tricks_greedy --baseline $so,leaf=tricks_greedy --baseline $so \
     --output $d/playout_planner_greedy_vs_so_greedy_t0.02.json
+  $PY -m research.playouts.match --game oh_hell --time 0.02 --deals 1000 --seed 48 \
+    --planner greedy=$ck,leaf=tricks_greedy --baseline $so,leaf=tricks_greedy --baseline $so \
+    --output $d/playout_planner_greedy_vs_so_greedy_t0.02_s48.json
   $PY -m research.playouts.match --game tricks --time 0.01 --deals 2000 --seed 46 \
     --baseline $so,leaf=tricks_greedy --baseline $so \
     --output docs/results/tricks/playout_tricks_greedy_so_vs_so_t0.01.json
