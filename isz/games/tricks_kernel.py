@@ -124,6 +124,16 @@ def _after_deal(s, kp):
     s[TURN] = s[LEADER]
 
 
+@nb.njit(cache=True, inline="always")
+def takes_trick(s, kp, a):
+    """Card ``a`` beats the card holding the trick on the table (``s[POS] > 0``): a
+    higher card of its suit, or a trump on a card of another suit. Public for playout
+    policies that play by the rules (`research.playouts`)."""
+    sa = kp[K_SUITOF + a]
+    sw = kp[K_SUITOF + s[WCARD]]
+    return (sa == sw and a > s[WCARD]) or (sa != sw and sa == s[TSUIT])
+
+
 @nb.njit(cache=True)
 def _play(s, kp, a):
     p = s[TURN]
@@ -132,15 +142,9 @@ def _play(s, kp, a):
     s[PLAYED] |= bit
     s[PLAYS + s[NPLAYED]] = a
     s[NPLAYED] += 1
-    if s[POS] == 0:
+    if s[POS] == 0 or takes_trick(s, kp, a):
         s[WCARD] = a
         s[WSEAT] = p
-    else:
-        sa = kp[K_SUITOF + a]
-        sw = kp[K_SUITOF + s[WCARD]]
-        if (sa == sw and a > s[WCARD]) or (sa != sw and sa == s[TSUIT]):
-            s[WCARD] = a
-            s[WSEAT] = p
     np1 = kp[K_P]
     if s[POS] + 1 < np1:
         s[POS] += 1

@@ -86,33 +86,18 @@ class BidModel(BidShift):
             raise IszError("bid_model needs model=PATH (research.bids.model --output)")
         self.net, self.rule, self.margin = load(model, game), rule, float(margin)
 
-    def scores(self, view: View, bids: list[int]) -> np.ndarray:
-        """float64[len(bids)]: each bid's ``rule`` score under the net."""
-        import torch
-
-        from research.bids.features import bid_features, features
-
-        x = np.repeat(features(view)[None], len(bids), 0)
-        b = np.stack([bid_features(k, self.game) for k in bids])
-        with torch.no_grad():
-            logits, ret = self.net(torch.from_numpy(x), torch.from_numpy(b))
-        if self.rule == "ret":
-            return ret.double().numpy()
-        p = torch.softmax(logits.double(), 1).numpy()
-        return p[np.arange(len(bids)), bids]
-
     def act(self, view: View, rng: np.random.Generator) -> int:
+        from research.bids.features import features, neighbour_bids
+        from research.bids.model import pick
+
         self.check_view(view)
         action = int(self.inner.act(view, rng))
         self.last_simulations = getattr(self.inner, "last_simulations", 0)
         c = self.game.num_cards
         if action < c:
             return action
-        own = action - c
-        bids = [own] + [k for k in (own - 1, own + 1) if c + k in view.legal_actions]
-        s = self.scores(view, bids)
-        best = int(np.argmax(s))
-        return c + (bids[best] if s[best] > s[0] + self.margin else own)
+        bids = neighbour_bids(action - c, view.legal_actions, c)
+        return c + pick(self.net, features(view), bids, self.game, self.rule, self.margin)
 
     def describe(self) -> str:
         return f"bid_model({self.inner.describe()}, rule={self.rule}, margin={self.margin})"

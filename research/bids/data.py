@@ -18,14 +18,14 @@ outcome of the bids next to the one it would make. A row per seat per game:
 
 from __future__ import annotations
 
-import argparse
 import time
 
 import numpy as np
 
-from isz import load_planner, make_game
+from isz import make_game
 from isz.games import tricks_kernel as K
 from isz.games.tricks import points
+from research.location.data import player, self_play_args
 
 FIELDS = ("states", "seats", "own", "bid", "explored", "won", "points", "ret")
 
@@ -75,18 +75,9 @@ def play(agent, game, games: int, seed: int, progress: bool = True) -> dict[str,
 
 
 def main(argv=None) -> None:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("checkpoint", help="a planner checkpoint")
-    ap.add_argument("--game", default="oh_hell")
-    ap.add_argument("--games", type=int, default=1000)
-    ap.add_argument("--iterations", type=int, default=500)
-    ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("--output", required=True)
-    a = ap.parse_args(argv)
+    a = self_play_args(__doc__).parse_args(argv)
     game = make_game(a.game)
-    agent = load_planner(a.checkpoint, game, device="cpu", iterations=a.iterations,
-                         time_budget=None)
-    rows = play(agent, game, a.games, a.seed)
+    rows = play(player(a.checkpoint, game, a.iterations), game, a.games, a.seed)
     np.savez_compressed(a.output, **rows)
     print(f"wrote {a.output}: {len(rows['bid'])} bids")
 

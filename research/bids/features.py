@@ -73,3 +73,9 @@ def bid_features(b: int, game: Game) -> np.ndarray:
     out[b] = 1.0
     out[-1] = b / h
     return out
+
+
+def neighbour_bids(own: int, legal, num_cards: int) -> list[int]:
+    """``[own, *its legal neighbours]``: the bids a bid model picks among (``legal``:
+    the legal actions; bid b is action ``num_cards + b``)."""
+    return [own] + [k for k in (own - 1, own + 1) if num_cards + k in legal]

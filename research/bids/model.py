@@ -23,7 +23,7 @@ from torch import nn
 from isz import make_game
 from isz.fs import write_atomic, write_json_atomic
 from isz.games.base import State
-from research.bids.features import bid_features, bid_size, features, size
+from research.bids.features import bid_features, bid_size, features, neighbour_bids, size
 
 
 class BidNet(nn.Module):
@@ -139,25 +139,28 @@ def baselines(d: dict, tr: np.ndarray, te: np.ndarray, game) -> dict:
             "zero_ret_mse": float(np.mean(d["ret"][te] ** 2))}
 
 
-def choices(net: BidNet, d: dict, idx: np.ndarray, game, rule: str = "ret",
-            margin: float = 0.0) -> np.ndarray:
-    """int[len(idx)]: the bid the net picks for each row among the row's planner bid
-    and its legal neighbours, as `research.bids.agents.BidModel` does."""
-    c = game.num_cards
-    out = []
-    for i in idx:
-        own = int(d["own"][i])
-        legal = set(State(game, d["states"][i].copy()).legal_actions())
-        bids = [own] + [k for k in (own - 1, own + 1) if c + k in legal]
-        x = torch.from_numpy(np.repeat(d["x"][i:i + 1], len(bids), 0))
-        b = torch.from_numpy(np.stack([bid_features(k, game) for k in bids]))
-        with torch.no_grad():
-            logits, ret = net(x, b)
-        score = (ret if rule == "ret" else
-                 torch.softmax(logits, 1)[range(len(bids)), bids]).numpy()
-        best = int(np.argmax(score))
-        out.append(bids[best] if score[best] > score[0] + margin else own)
-    return np.asarray(out)
+def pick(net: BidNet, x: np.ndarray, bids: list[int], game, rule: str = "ret",
+         margin: float = 0.0) -> int:
+    """The bid of ``bids`` (the planner's first, then its neighbours: `neighbour_bids`)
+    of highest ``rule`` score under the net for features ``x`` (float32[F]): ``"ret"``
+    the expected return, ``"exact"`` the chance of taking exactly the bid; the planner's
+    unless another beats it by more than ``margin``."""
+    xs = torch.from_numpy(np.repeat(x[None], len(bids), 0))
+    b = torch.from_numpy(np.stack([bid_features(k, game) for k in bids]))
+    with torch.no_grad():
+        logits, ret = net(xs, b)
+    if rule == "ret":
+        score = ret.double().numpy()
+    else:
+        score = torch.softmax(logits.double(), 1).numpy()[np.arange(len(bids)), bids]
+    best = int(np.argmax(score))
+    return bids[best] if score[best] > score[0] + margin else bids[0]
+
+
+def row_bids(d: dict, i: int, game) -> list[int]:
+    """`neighbour_bids` of row ``i``'s planner bid in its state."""
+    legal = State(game, d["states"][i].copy()).legal_actions()
+    return neighbour_bids(int(d["own"][i]), legal, game.num_cards)
 
 
 def offline_value(nets: list[tuple[BidNet, np.ndarray]], d: dict, game, rule: str = "ret",
@@ -167,30 +170,26 @@ def offline_value(nets: list[tuple[BidNet, np.ndarray]], d: dict, game, rule: st
     δ = 0) among each net's rows: each arm weighs a row whose bid is the arm's choice
     by 1 / the chance it was made (self-normalised inverse propensity); their
     difference ± SE unnormalised (unbiased); the share of rows the nets move."""
-    c = game.num_cards
-    ex, pick = [], []
+    ex, picked, prop = [], [], []
     for net, idx in nets:
-        rows = idx[d["explored"][idx] == 1]
-        ex.append(rows)
-        pick.append(choices(net, d, rows, game, rule, margin))
-    ex, pick = np.concatenate(ex), np.concatenate(pick)
-    prop = np.empty(len(ex))
-    for j, i in enumerate(ex):
-        legal = set(State(game, d["states"][i].copy()).legal_actions())
-        own, made = int(d["own"][i]), int(d["bid"][i])
-        n_legal = sum(c + own + m in legal for m in (-1, 1))
-        prop[j] = 1 / 3 if made != own else 1 - n_legal / 3
+        for i in idx[d["explored"][idx] == 1]:
+            bids = row_bids(d, i, game)
+            ex.append(i)
+            picked.append(pick(net, d["x"][i], bids, game, rule, margin))
+            # the move was uniform over {-1, 0, +1}; an illegal one fell back to 0
+            prop.append(1 / 3 if d["bid"][i] != bids[0] else 1 - (len(bids) - 1) / 3)
+    ex, chosen, prop = np.asarray(ex, dtype=np.int64), np.asarray(picked), np.asarray(prop)
     made, ret, own = d["bid"][ex], d["ret"][ex], d["own"][ex]
     out = {"rule": rule, "margin": margin, "explorer_rows": len(ex)}
-    for arm, choice in (("planner", own), ("net", pick)):
+    for arm, choice in (("planner", own), ("net", chosen)):
         w = (made == choice) / prop
         mean = float((w * ret).sum() / w.sum())
         se = float(np.sqrt(((w * (ret - mean)) ** 2).sum()) / w.sum())
         out[arm] = {"ret": mean, "se": se, "rows": int((made == choice).sum())}
-    diff = ((made == pick).astype(float) - (made == own)) / prop * ret
+    diff = ((made == chosen).astype(float) - (made == own)) / prop * ret
     out["net_minus_planner"] = {"mean": float(diff.mean()),
                                 "se": float(diff.std(ddof=1) / np.sqrt(len(diff)))}
-    out["moved"] = float((pick != own).mean())
+    out["moved"] = float((chosen != own).mean())
     return out
 
 

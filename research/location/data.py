@@ -89,22 +89,32 @@ def prior_of(c: Constraints, game) -> np.ndarray:
         return np.where(p > 0, np.log(p), -30.0).astype(np.float32)
 
 
-def main(argv=None) -> None:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+def self_play_args(doc: str) -> argparse.ArgumentParser:
+    """The command line of a self-play data tool: the players (a planner checkpoint or
+    ``so_ismcts``), the game, how many games, iterations a move, seed, output file."""
+    ap = argparse.ArgumentParser(description=doc.split("\n\n")[0])
     ap.add_argument("checkpoint", help="a planner checkpoint, or 'so_ismcts'")
     ap.add_argument("--game", default="oh_hell")
     ap.add_argument("--games", type=int, default=1000)
     ap.add_argument("--iterations", type=int, default=500)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--output", required=True)
-    a = ap.parse_args(argv)
+    return ap
+
+
+def player(checkpoint: str, game, iterations: int):
+    """The agent in every seat: rollout so_ismcts with ``voids`` (``checkpoint`` is
+    ``"so_ismcts"``), else the checkpoint's planner on CPU, ``iterations`` a move."""
+    if checkpoint == "so_ismcts":
+        return make_agent("so_ismcts", game, iterations=iterations, belief="voids")
+    return load_planner(checkpoint, game, device="cpu", iterations=iterations,
+                        time_budget=None)
+
+
+def main(argv=None) -> None:
+    a = self_play_args(__doc__).parse_args(argv)
     game = make_game(a.game)
-    if a.checkpoint == "so_ismcts":
-        agent = make_agent("so_ismcts", game, iterations=a.iterations, belief="voids")
-    else:
-        agent = load_planner(a.checkpoint, game, device="cpu", iterations=a.iterations,
-                             time_budget=None)
-    states, seats = play(agent, game, a.games, a.seed)
+    states, seats = play(player(a.checkpoint, game, a.iterations), game, a.games, a.seed)
     np.savez_compressed(a.output, states=states, seats=seats)
     print(f"wrote {a.output}: {len(states)} positions")
 

@@ -20,6 +20,8 @@ from __future__ import annotations
 
 import functools
 
+import numba as nb
+
 from isz.games import tricks_kernel as K
 from isz.games.kernel import Kernel
 from isz.rng import rand_below, rand_float
@@ -31,10 +33,10 @@ EPS = 0.1  # share of uniformly random moves: playouts still differ within one w
 NAME = "tricks_greedy"
 
 
-def _beats(c, w, tsuit, r):
-    """Card ``c`` takes a trick that card ``w`` holds (``tsuit`` -1: no trump)."""
-    sc, sw = c // r, w // r
-    return (sc == sw and c > w) or (sc == tsuit and sw != tsuit)
+@nb.njit(cache=True, inline="always")
+def wants_tricks(s, kp, p):
+    """Seat ``p`` still wants tricks in world ``s``: fewer won than bid, or no bidding."""
+    return kp[K.K_BIDDING] == 0 or s[K.WON + p] < s[K.BID + p]
 
 
 @functools.cache
@@ -43,7 +45,6 @@ def make_greedy_policy(kernel: Kernel):
     seat ``p`` to move in world ``s`` with legal actions ``la[:n]`` (module docstring)."""
     if kernel.legal_actions is not K._legal_actions:
         raise IszError(f"leaf {NAME!r} plays trick games (isz.games.tricks) only")
-    beats = helper(_beats)
 
     @helper
     def greedy_bid(s, kp, p, la, n):
@@ -62,14 +63,13 @@ def make_greedy_policy(kernel: Kernel):
 
     @helper
     def greedy_card(s, kp, p, la, n):
-        r, tsuit = kp[K.K_R], s[K.TSUIT]
-        want = kp[K.K_BIDDING] == 0 or s[K.WON + p] < s[K.BID + p]
+        r = kp[K.K_R]
+        want = wants_tricks(s, kp, p)
         lead = s[K.POS] == 0
-        w = s[K.WCARD]
         pick, key = la[0], -1
         for i in range(n):
             c = la[i]
-            takes = (not lead) and beats(c, w, tsuit, r)
+            takes = (not lead) and K.takes_trick(s, kp, c)
             rank = c % r
             if lead:
                 score = rank if want else r - rank

@@ -36,7 +36,7 @@ from isz.rng import rand_below, rand_float
 from isz.search.jit import helper
 from isz.search.playout import LEAVES
 from isz.types import IszError
-from research.playouts.greedy import EPS, make_greedy_policy, policy_leaf
+from research.playouts.greedy import EPS, make_greedy_policy, policy_leaf, wants_tricks
 
 NAME = "tricks_learned"
 HALF = 10
@@ -47,21 +47,14 @@ F = 2 * HALF
 def card_score(s, kp, p, c, w):
     """w · features of seat ``p`` playing card ``c`` in world ``s`` (module docstring;
     ``w`` float64[F]). Computed without a buffer: the search's leaf allocates nothing."""
-    r, tsuit, n = kp[K.K_R], s[K.TSUIT], kp[K.K_P]
-    want = kp[K.K_BIDDING] == 0 or s[K.WON + p] < s[K.BID + p]
+    r = kp[K.K_R]
     lead = s[K.POS] == 0
-    last = s[K.POS] == n - 1
+    last = s[K.POS] == kp[K.K_P] - 1
     rank = (c % r) / (r - 1)
-    trump = 1.0 if c // r == tsuit else 0.0
-    takes, holder_wants = 0.0, 0.0
-    if not lead:
-        wc = s[K.WCARD]
-        if (c // r == wc // r and c > wc) or (c // r == tsuit and wc // r != tsuit):
-            takes = 1.0
-        q = s[K.WSEAT]
-        if kp[K.K_BIDDING] == 0 or s[K.WON + q] < s[K.BID + q]:
-            holder_wants = 1.0
-    o = 0 if want else HALF
+    trump = 1.0 if c // r == s[K.TSUIT] else 0.0
+    takes = 1.0 if not lead and K.takes_trick(s, kp, c) else 0.0
+    holder_wants = 1.0 if not lead and wants_tricks(s, kp, s[K.WSEAT]) else 0.0
+    o = 0 if wants_tricks(s, kp, p) else HALF
     return (w[o] * rank + w[o + 1] * trump + w[o + 2] * takes + w[o + 3] * takes * rank
             + w[o + 4] * (rank if lead else 0.0) + w[o + 5] * (trump if lead else 0.0)
             + w[o + 6] * (takes if last else 0.0) + w[o + 7] * (takes * rank if last else 0.0)
