@@ -22,7 +22,7 @@ from isz.agents.knobs import ConfiguredAgent
 from isz.agents.puct_agent import search_belief
 from isz.agents.registry import register_agent
 from isz.games.base import Game, View
-from isz.search.driver import Budget, final_policy, so_search
+from isz.search.driver import Budget, final_policy, playout_w, so_search
 from isz.settings.agents import GUIDED_SO_ISMCTS
 from isz.types import seed_from
 
@@ -38,6 +38,7 @@ class GuidedSOAgent(ConfiguredAgent):
         k = self.knobs
         self.c, self.c_puct, self.value_mix = k["c"], k["c_puct"], k["value_mix"]
         self.final = k["final"]
+        self.playout_w = playout_w(game, k["playout_weights"])
         self.belief = search_belief(k, game)
         self.evaluator = k["evaluator"]
         self.last_stats: dict[int, tuple[int, float]] = {}
@@ -58,7 +59,8 @@ class GuidedSOAgent(ConfiguredAgent):
                          view.player, Budget(iterations=self.iterations, seconds=left),
                          c=self.c, seed=seed_from(rng), root_prior=priors,
                          c_prior=self.c_puct, root_value=root_value,
-                         value_mix=self.value_mix, leaf=self.knobs["leaf"])
+                         value_mix=self.value_mix, leaf=self.knobs["leaf"],
+                         playout_weights=self.playout_w)
         self.last_stats = tree.stats(0)
         self.last_simulations = sum(n for n, _ in self.last_stats.values())
         return final_policy(self.last_stats, self.final, self.game.num_actions)

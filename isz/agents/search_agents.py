@@ -17,7 +17,15 @@ from isz.agents.knobs import ConfiguredAgent
 from isz.agents.registry import register_agent
 from isz.belief import Belief, make_belief
 from isz.games.base import Game, State, View
-from isz.search.driver import NO_SMOOTH, Budget, final_policy, mo_search, so_search, uct_search
+from isz.search.driver import (
+    NO_SMOOTH,
+    Budget,
+    final_policy,
+    mo_search,
+    playout_w,
+    so_search,
+    uct_search,
+)
 from isz.settings import agents as declared
 from isz.types import IszError, seed_from
 
@@ -37,6 +45,8 @@ class SearchAgent(ConfiguredAgent):
                                     else "most_visits")
         self.smooth = k["smooth_params"] if k["selection"] == "smooth" else NO_SMOOTH
         self.budget = Budget(iterations=self.iterations, seconds=self.time_budget)
+        if "playout_weights" in k:  # checked against the game now, not at the first move
+            self.playout_w = playout_w(game, k["playout_weights"])
         if "belief" in k:
             b = k["belief"]
             self.belief = b if isinstance(b, Belief) else make_belief(b, game)
@@ -80,7 +90,7 @@ class SOISMCTSAgent(SearchAgent):
     def _search(self, view: View, rng: np.random.Generator) -> Stats:
         tree = so_search(self.game, self._sampler(view, rng), view.player, self.budget,
                          c=self.c, seed=seed_from(rng), smooth=self.smooth,
-                         leaf=self.knobs["leaf"])
+                         leaf=self.knobs["leaf"], playout_weights=self.playout_w)
         return tree.stats(0)
 
 

@@ -33,6 +33,12 @@ run without per-node Python objects:
     kernel RNG (`isz.rng`). It must read only what ``player`` observed from
     ``s`` (canonically: same view + same rng state -> same output), which the
     no-leak test checks.
+``action_score(s, params, player, a, w) -> float`` (optional)
+    ``w · φ(s, player, a)``: move ``a`` of ``player`` in world ``s`` described by
+    ``num_action_features`` numbers, scored by weights ``w`` (float64[F]); linear in
+    ``w`` (a fit reads φ through unit vectors). A learned playout (search leaf
+    ``policy``) plays move ``a`` with probability ∝ exp(score). Without it a move is
+    described by its action id alone (F = ``num_actions``, ``φ`` one-hot).
 ``info_key(s, params, player) -> int`` (optional)
     A cheap integer that tells apart ``player``'s information states among
     worlds sharing one public history (e.g. the player's hand as a bitmask).
@@ -62,13 +68,20 @@ class Kernel:
     info_tensor: Any
     redeterminize: Any
     info_key: Any = None
+    action_score: Any = None
+    num_action_features: int = 0
 
     def __post_init__(self):
         # A plain Python function would only fail later, inside a compiled search,
         # as a numba TypingError that names neither the game nor the function.
+        if (self.action_score is None) != (self.num_action_features == 0):
+            raise IszError("kernel action_score and num_action_features go together: "
+                           f"got num_action_features={self.num_action_features!r} with "
+                           f"action_score={self.action_score!r}")
         for f in fields(self):
             fn = getattr(self, f.name)
-            if fn is None and f.name == "info_key":
+            if f.name == "num_action_features" or (
+                    fn is None and f.name in ("info_key", "action_score")):
                 continue
             if not is_jitted(fn):
                 what = getattr(fn, "__qualname__", repr(fn))

@@ -70,6 +70,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from isz.games import tricks_features as TF
 from isz.games import tricks_kernel as K
 from isz.games.base import Game, State, View
 from isz.games.kernel import Kernel
@@ -80,7 +81,8 @@ SUIT_CHARS = "SHDC"
 RANK_CHARS_13 = "23456789TJQKA"
 
 KERNEL = Kernel(K._current_player, K._legal_actions, K._chance_outcomes, K._apply_action,
-                K._returns, K._observe, K._info_tensor, K._redeterminize, K._info_key)
+                K._returns, K._observe, K._info_tensor, K._redeterminize, K._info_key,
+                TF.action_score, TF.F)
 
 
 def _check_bool(what: str, value) -> bool:

@@ -140,6 +140,16 @@ def planner_record(ckpt: dict) -> dict:
     return dict(record)
 
 
+def update_extra(path: str | os.PathLike, **extra) -> Path:
+    """Rewrite checkpoint ``path`` (atomically) with ``extra`` merged into its extra
+    (e.g. a new ``planner`` record); everything else is kept as it is."""
+    ckpt = load_checkpoint(path)
+    merged = {**(ckpt.get("extra") or {}), **extra}
+    _check_plain("extra", merged)
+    ckpt["extra"] = merged
+    return write_atomic(Path(path), lambda f: torch.save(ckpt, f), binary=True)
+
+
 def _reason(e: BaseException) -> str:
     """``Type: first sentence`` of a loader's error: torch's run on for lines of advice."""
     text = " ".join(str(e).split())

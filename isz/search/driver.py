@@ -16,9 +16,10 @@ import numpy as np
 from isz.games.base import Game
 from isz.rng import new_rng
 from isz.search.mo_ismcts import MOKnobs, MOVariant, make_mo_ismcts
-from isz.search.playout import Scratch
+from isz.search.playout import Scratch, num_playout_weights
 from isz.search.so_ismcts import SOKnobs, SOVariant, make_so_ismcts
 from isz.search.tree import ChildIndex, Tree
+from isz.types import IszError
 
 Sampler = Callable[[int], np.ndarray]
 
@@ -60,7 +61,7 @@ def so_search(game: Game, sample_worlds: Sampler, me: int, budget: Budget, *, c:
               seed: int, smooth: tuple[float, float, float] = NO_SMOOTH,
               root_prior: np.ndarray | None = None, c_prior: float = 0.0,
               root_value: np.ndarray | None = None, value_mix: float = 0.0,
-              leaf: str = "playout") -> Tree:
+              leaf: str = "playout", playout_weights=None) -> Tree:
     """Single-observer ISMCTS; returns the tree.
 
     ``smooth = (eta, gamma, d)`` turns on Smooth UCT selection (eta > 0).
@@ -70,14 +71,17 @@ def so_search(game: Game, sample_worlds: Sampler, me: int, budget: Budget, *, c:
     root move's score in [0, 1] for ``me``, a value network's) with ``value_mix =
     lam > 0`` (and a root prior): PUCT there takes ``(1 - lam)`` the rollouts'
     mean + ``lam`` that score. ``leaf``: how the world below the tree is scored, a
-    name of `isz.search.playout.LEAVES`.
+    name of `isz.search.playout.LEAVES`; ``playout_weights``: the ``policy`` leaf's
+    weights (F numbers, `isz.search.playout.num_playout_weights`; None: all zeros,
+    uniform moves).
     """
     led = root_prior is not None and c_prior > 0
     prior = np.zeros(game.num_actions) if root_prior is None else \
         np.asarray(root_prior, dtype=np.float64)
     anchor = prior if root_value is None else np.asarray(root_value, dtype=np.float64)
     lam = float(value_mix) if root_value is not None and root_prior is not None else 0.0
-    knobs = SOKnobs(float(c), _smooth(smooth), float(c_prior), prior, anchor, lam)
+    knobs = SOKnobs(float(c), _smooth(smooth), float(c_prior), prior, anchor, lam,
+                    playout_w(game, playout_weights))
     return _so_run(game, sample_worlds, me, budget, SOVariant(
         smooth=knobs.smooth[0] > 0, root_prior=led, leaf=leaf), knobs, seed)
 
@@ -88,9 +92,22 @@ def uct_search(game: Game, state: np.ndarray, me: int, budget: Budget, *, c: flo
     exploration)."""
     world = state[None, :]
     none = np.zeros(game.num_actions)
-    knobs = SOKnobs(float(c), _smooth(smooth), 0.0, none, none, 0.0)
+    knobs = SOKnobs(float(c), _smooth(smooth), 0.0, none, none, 0.0, playout_w(game, None))
     return _so_run(game, lambda n: world, me, budget, SOVariant(
         full_labels=True, parent_visits=True, smooth=knobs.smooth[0] > 0), knobs, seed)
+
+
+def playout_w(game: Game, weights) -> np.ndarray:
+    """float64[F]: the ``policy`` leaf's weights for ``game`` (None: zeros); a list of
+    another length is refused naming F."""
+    f = num_playout_weights(game)
+    if weights is None:
+        return np.zeros(f)
+    w = np.asarray(weights, dtype=np.float64)
+    if w.shape != (f,) or not np.all(np.isfinite(w)):
+        raise IszError(f"playout_weights must be {f} finite numbers for game "
+                       f"{game.label!r} (its move features), got {w.size}")
+    return w
 
 
 def _smooth(smooth) -> tuple[float, float, float]:

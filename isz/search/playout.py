@@ -9,6 +9,7 @@ the seed's exploration constant 0.7 keeps its meaning.
 from __future__ import annotations
 
 import functools
+import math
 from typing import NamedTuple
 
 import numba as nb
@@ -16,7 +17,7 @@ import numpy as np
 
 from isz.games.base import Game
 from isz.games.kernel import Kernel
-from isz.rng import rand_below, sample_index
+from isz.rng import rand_below, rand_float, sample_index
 from isz.search.jit import helper
 from isz.types import CHANCE, TERMINAL, IszError
 
@@ -125,13 +126,95 @@ def _playout_leaf(kernel: Kernel):
     return playout_leaf
 
 
-LEAVES = {"playout": _playout_leaf}
+@functools.cache
+def make_action_score(kernel: Kernel):
+    """Compiled ``score(s, params, p, a, w) -> float``: `Kernel.action_score` where the
+    game describes its moves, else ``w[a]`` (each action id its own feature)."""
+    if kernel.action_score is not None:
+        return kernel.action_score
+
+    @helper
+    def action_bias(s, params, p, a, w):
+        return w[a]
+
+    return action_bias
+
+
+@functools.cache
+def make_move_features(kernel: Kernel):
+    """Compiled ``features(s, params, p, la, n, out)``: ``out[i, j]`` = feature j of
+    move ``la[i]`` of seat ``p`` in world ``s`` (i < n; ``out`` float64[>= n, F]), read
+    through unit weight vectors (`make_action_score` is linear in its weights)."""
+    score = make_action_score(kernel)
+
+    @nb.njit
+    def features(s, params, p, la, n, out):
+        e = np.zeros(out.shape[1])
+        for j in range(out.shape[1]):
+            e[j] = 1.0
+            for i in range(n):
+                out[i, j] = score(s, params, p, la[i], e)
+            e[j] = 0.0
+
+    return features
+
+
+def num_playout_weights(game: Game) -> int:
+    """F, the length of the ``policy`` leaf's weights for ``game`` (`make_action_score`)."""
+    return game.kernel.num_action_features or game.num_actions
+
+
+def policy_leaf(kernel: Kernel, choose):
+    """The compiled leaf ``(s, params, me, rng, b, k)`` that plays world ``s`` to its end
+    by ``choose(s, params, p, rng, la, n, k) -> action`` (a `helper`: seat ``p`` to move,
+    legal actions ``la[:n]``, ``k`` the search's knobs), chance by its law, and scores
+    it."""
+    current_player, legal_actions, apply_action = (
+        kernel.current_player, kernel.legal_actions, kernel.apply_action)
+    sample_chance, _, terminal_scores = make_playout(kernel)
+
+    @helper
+    def leaf(s, params, me, rng, b, k):
+        while True:
+            p = current_player(s, params)
+            if p == TERMINAL:
+                break
+            if p == CHANCE:
+                a = sample_chance(s, params, rng, b.ca, b.cp)
+            else:
+                a = choose(s, params, p, rng, b.la, legal_actions(s, params, b.la), k)
+            apply_action(s, params, a)
+        terminal_scores(s, params, b.ret, b.scores)
+
+    return leaf
+
+
+def _policy_leaf(kernel: Kernel):
+    score = make_action_score(kernel)
+
+    @helper
+    def softmax_move(s, params, p, rng, la, n, k):
+        best, total = la[0], 0.0
+        for i in range(n):  # one pass: reservoir sampling on exp(score)
+            e = math.exp(min(score(s, params, p, la[i], k.playout_w), 50.0))
+            total += e
+            if rand_float(rng) * total < e:
+                best = la[i]
+        return best
+
+    return policy_leaf(kernel, softmax_move)
+
+
+LEAVES = {"playout": _playout_leaf, "policy": _policy_leaf}
 """How a rollout search (`isz.search.so_ismcts`) scores the world where a simulation
 left its tree: name -> factory ``(kernel) -> leaf``. ``leaf(s, params, me, rng, b, k)``
 writes each player's score in [0, 1] of world ``s`` (a state below the tree, perhaps
 terminal; ``me`` the searching seat) into ``b.scores``; it may change ``s`` and the
 other scratch buffers of ``b``; ``k``: the search's run-time knobs, for a leaf that
-needs data of its own. ``playout``: one uniformly random playout (the seed's)."""
+needs data of its own. ``playout``: one uniformly random playout (the seed's);
+``policy``: one playout in which every seat plays move ``a`` with probability ∝
+exp(`make_action_score`) under the weights ``k.playout_w`` (a fast policy fitted to
+the planner's moves, `isz.training.playout_fit`; all zeros plays uniformly)."""
 
 
 @functools.cache

@@ -78,7 +78,9 @@ class SOKnobs(NamedTuple):
     policy of the searcher's own view; ``root_value``: float64[num_actions], each
     root move's score in [0, 1] for the searcher (a value network's), weighted
     ``value_mix`` against the rollouts' mean in the root's PUCT
-    (`isz.search.puct_select.select_puct`'s ``anchor`` and ``lam``).
+    (`isz.search.puct_select.select_puct`'s ``anchor`` and ``lam``); ``playout_w``:
+    float64[F], the weights of the ``policy`` leaf's moves
+    (`isz.search.playout.make_action_score`).
     """
 
     c: float
@@ -87,6 +89,7 @@ class SOKnobs(NamedTuple):
     root_prior: np.ndarray
     root_value: np.ndarray
     value_mix: float
+    playout_w: np.ndarray
 
 
 @nb.njit(cache=True)

@@ -38,7 +38,7 @@ from isz.selfplay.hands import hand_value, public_states
 from isz.selfplay.records import GameRecord, Positions
 from isz.selfplay.teacher import TEACHERS, noisy_priors, teacher_search
 from isz.settings import Group, Setting
-from isz.settings.agents import BELIEF, BELIEF_POLICY
+from isz.settings.agents import BELIEF, BELIEF_POLICY, PLAYOUT_WEIGHTS
 from isz.settings.search import (
     COMMON_WORLDS,
     MIRROR_ALPHA,
@@ -65,6 +65,9 @@ SELFPLAY_RUN = Group(
      MIRROR_ALPHA, VALUE_TARGET_Q.but(default=0.0),
      VALUE_TARGET_Q_ROWS.but(default="decisions"), TEACHER.but(default="none"),
      TEACHER_ITERATIONS, COMMON_WORLDS, ALL_HANDS,
+     PLAYOUT_WEIGHTS.but(doc="the teacher's playout: the policy leaf's weights of the "
+                         "run's latest fit (isz.training.playout_fit), else random "
+                         "playouts", null="random playouts"),
      Setting("puct", object, PUCTConfig(dirichlet_eps=0.25), "the search's settings "
              "(isz.settings.search.PUCT_KERNEL), root noise on")])
 SelfPlayConfig = SELFPLAY_RUN.dataclass("SelfPlayConfig", __name__, frozen=True)
@@ -334,5 +337,6 @@ def _teach_all(game, cfg, live: list[_Slot], rng, evaluator: Evaluator,
     for b, (slot, view) in enumerate(zip(live, views, strict=True)):
         pi, q = teacher_search(game, lambda n, s=slot, v=view: _worlds(s, v, n, rng, stats),
                                view, cfg.teacher_iterations, rng,
-                               None if priors is None else priors[b], cfg.puct.c_puct)
+                               None if priors is None else priors[b], cfg.puct.c_puct,
+                               cfg.playout_weights)
         _record_and_move(game, cfg, slot, view, masks[b], pi, q, rng)

@@ -15,6 +15,10 @@ trained so far, so the targets improve as the network does (expert iteration
 with an improving expert). Self-play adds Dirichlet noise to the root priors
 (``search.dirichlet_alpha``/``dirichlet_eps``), as AlphaZero does.
 
+A run with ``selfplay.playout_fit_games`` hands the teacher the playout fitted to the
+planner at the last generation (``playout_weights``, `isz.training.playout_fit`): the
+search below the teacher's tree improves with the planner too.
+
 Either way the position's policy target is the teacher's root visit
 distribution and its root value q the visit-weighted mean of the root moves'
 scores, mapped from the search's [0, 1] scores to the actor's return in
@@ -36,17 +40,20 @@ TEACHER_C = 0.7  # UCB exploration of the teacher below its root, so_ismcts's de
 
 def teacher_search(game, sample: Callable[[int], np.ndarray], view, iterations: int,
                    rng: np.random.Generator, prior: np.ndarray | None = None,
-                   c_puct: float = 0.0) -> tuple[np.ndarray, float]:
+                   c_puct: float = 0.0, playout_weights=None) -> tuple[np.ndarray, float]:
     """One teacher search at ``view`` on worlds ``sample(n) -> int64[n, state_size]``
     from the actor's belief; with ``prior`` (float[num_actions], the network's policy
-    for the view) and ``c_puct > 0`` its root moves follow PUCT.
+    for the view) and ``c_puct > 0`` its root moves follow PUCT; with
+    ``playout_weights`` (F numbers) its playouts are the ``policy`` leaf's.
 
     Returns (pi, q): pi float32[num_actions], the root visits normalised (zero
     off the legal moves); q the acting seat's root value in [-1, 1].
     """
     tree = so_search(game, sample, view.player,
                      Budget(iterations=iterations), c=TEACHER_C, seed=seed_from(rng),
-                     root_prior=prior, c_prior=c_puct if prior is not None else 0.0)
+                     root_prior=prior, c_prior=c_puct if prior is not None else 0.0,
+                     leaf="playout" if playout_weights is None else "policy",
+                     playout_weights=playout_weights)
     stats = tree.stats(0)  # every iteration visits one root move: the visits sum to it
     pi = final_policy(stats, "visit_distribution", game.num_actions)
     score = sum(n * mean for n, mean in stats.values()) / sum(n for n, _ in stats.values())

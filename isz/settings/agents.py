@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+import numpy as np
+
 from isz.settings.core import Group, Rule, Setting
 from isz.settings.search import (
     BELOW_THRESHOLD,
@@ -71,6 +73,18 @@ def _leaf(what: str, value) -> str:
     return value
 
 
+def _weights(what: str, value) -> tuple[float, ...]:
+    """A list of finite numbers (its length is checked against the game's F by the
+    agent, `isz.search.driver.playout_w`)."""
+    ok = isinstance(value, (list, tuple, np.ndarray)) and len(value) > 0 and all(
+        isinstance(x, (int, float, np.integer, np.floating)) and not isinstance(x, bool)
+        and np.isfinite(x) for x in value)
+    if not ok:
+        raise IszError(f"{what} must be a list of finite numbers (the policy leaf's "
+                       f"weights), got {value!r}")
+    return tuple(float(x) for x in value)
+
+
 ITERATIONS = Setting(
     "iterations", int, 1000, "search iterations (simulations) per decision; with "
     "time_budget too, whichever ends first", lo=1,
@@ -123,8 +137,17 @@ VALUE_MIX = Setting(
     "decision): AlphaGo's mix, at the root", lo=0, hi=1,
     ends="0: the rollouts' mean, 1: the network's value")
 LEAF = Setting("leaf", str, "playout", "how the world below the tree is scored: a name of "
-               "isz.search.playout.LEAVES (playout: one uniformly random playout)",
+               "isz.search.playout.LEAVES (playout: one uniformly random playout; policy: "
+               "one playout by the softmax of playout_weights)",
                check=_leaf, shape="a leaf name")
+PLAYOUT_WEIGHTS = Setting(
+    "playout_weights", object, None, "the policy leaf's weights: below the tree a seat "
+    "plays move a with probability proportional to exp(w . features(a)), F numbers "
+    "(Kernel.action_score; a one-hot action id where the game has none)",
+    check=_weights, null="all zeros: uniformly random moves", shape="list of F numbers")
+WEIGHTS_NEED_POLICY = Rule(
+    "playout_weights needs leaf=policy (only that leaf reads them)",
+    lambda v: v["playout_weights"] is not None and v["leaf"] != "policy", ("playout_weights",))
 EVALUATOR = Setting("evaluator", object, None, "the network (an Evaluator: priors and "
                     "values of information-state tensors)", check=_evaluator,
                     null="knowledge-free: uniform priors (and random-playout leaves)",
@@ -138,8 +161,9 @@ ITERATIONS_NEED_TIME = Rule(
 ROLLOUT_RULES = (ITERATIONS_NEED_TIME,)
 
 SO_ISMCTS = Group("so_ismcts", "Single-observer ISMCTS: one tree of the searcher, "
-                  "worlds from its belief, random playouts", [*ROLLOUT, BELIEF, LEAF],
-                  ROLLOUT_RULES)
+                  "worlds from its belief, random playouts", [*ROLLOUT, BELIEF, LEAF,
+                                                              PLAYOUT_WEIGHTS],
+                  (*ROLLOUT_RULES, WEIGHTS_NEED_POLICY))
 MO_ISMCTS = Group("mo_ismcts", "Multiple-observer ISMCTS: one tree per player",
                   [*ROLLOUT, BELIEF, SPLIT], ROLLOUT_RULES)
 PIMC = Group("pimc", "Perfect Information Monte Carlo: UCT in sampled worlds, then a vote",
@@ -168,8 +192,8 @@ GUIDED_SO_ISMCTS = Group(
     "playouts) whose root moves are selected by PUCT (c_puct) on the network's priors "
     "for the view: one evaluator call a decision (class GuidedSOAgent)",
     [*BUDGET, C, C_PUCT, BELIEF.but(default="auto"), BELIEF_POLICY, FINAL_GUIDED, VALUE_MIX,
-     LEAF, EVALUATOR],
-    [ITERATIONS_NEED_TIME,
+     LEAF, PLAYOUT_WEIGHTS, EVALUATOR],
+    [ITERATIONS_NEED_TIME, WEIGHTS_NEED_POLICY,
      Rule("value_mix > 0 needs an evaluator (the network values the moves)",
           lambda v: v["value_mix"] > 0 and v["evaluator"] is None, ("value_mix",))])
 PLANNERS = (PUCT_ISMCTS, GUIDED_SO_ISMCTS)  # the agents a checkpoint's planner record names

@@ -116,6 +116,12 @@ ALL_HANDS = Setting(
     "the acting seat at the same public state (each hand it could hold; worlds from that "
     "view's posterior) and record each as a position: its policy target, and as value "
     "target its search's value (belief posterior; a game small enough to enumerate)")
+PLAYOUT_FIT_GAMES = Setting(
+    "playout_fit_games", int, 0, "with teacher=planner: at the end of every generation "
+    "(trainer.generation_every, and the last iteration) the planner plays this many games "
+    "against itself and a fast playout policy is fitted to its moves "
+    "(isz.training.playout_fit); the teacher searches with it from then on and the run "
+    "records it (leaf=policy); 0: off, random playouts", lo=0)
 SELFPLAY = Group("selfplay", "Self-play: games, actors, value targets, teacher", [
     PARALLEL_GAMES,
     Setting("games_per_iteration", int, 256, "games played per training iteration", lo=1),
@@ -129,7 +135,7 @@ SELFPLAY = Group("selfplay", "Self-play: games, actors, value targets, teacher",
     Setting("rollout_iterations", int, 0, "first iterations whose self-play searches with "
             "random playouts and uniform priors (no network): q informative from the start",
             lo=0),
-    TEACHER, TEACHER_ITERATIONS, ALL_HANDS,
+    TEACHER, TEACHER_ITERATIONS, ALL_HANDS, PLAYOUT_FIT_GAMES,
 ])
 TRAINER = Group("trainer", "Learning, evaluation, checkpoints, actors", [
     Setting("iterations", int, 40, "self-play + learning rounds", lo=1),
@@ -304,6 +310,10 @@ TRAIN_RULES = (
          "must be 0 (it would do nothing)",
          lambda c: c.selfplay.teacher != "none" and c.selfplay.rollout_iterations > 0,
          ("selfplay.teacher", "selfplay.rollout_iterations")),
+    Rule("selfplay.playout_fit_games > 0 needs selfplay.teacher=planner: the playout is "
+         "fitted to the rollout planner's moves and played below its tree",
+         lambda c: c.selfplay.playout_fit_games and c.selfplay.teacher != "planner",
+         ("selfplay.playout_fit_games", "selfplay.teacher")),
     Rule("selfplay.all_hands=true needs belief.name=posterior: the other hands' worlds come "
          "from their own exact posterior", lambda c: c.selfplay.all_hands and
          c.belief.name != "posterior", ("belief.name",)),

@@ -56,14 +56,18 @@ def planner(game: Game, model: PolicyValueNet, cfg, device, final: str = "most_v
 
 
 def evaluate(game: Game, model: PolicyValueNet, cfg, device, deals: int, seed: int,
-             step: Callable[[str, int, str], Progress] | None = None) -> dict[str, float]:
+             step: Callable[[str, int, str], Progress] | None = None,
+             record: dict | None = None) -> dict[str, float]:
     """Scalars ``eval/score_vs_<opp>``, ``eval/se_vs_<opp>`` (and exploitability).
 
-    ``step(desc, total, unit)``: a `Progress` per matchup and exploitability."""
+    ``step(desc, total, unit)``: a `Progress` per matchup and exploitability;
+    ``record``: the planner the matches play (default `planner_knobs`; the loop's adds
+    its fitted playout)."""
     step = step or _quiet
     out: dict[str, float] = {}
     if cfg.trainer.eval_opponents:
-        out.update(_matches(game, model, cfg, device, deals, seed, step))
+        out.update(_matches(game, model, cfg, device, deals, seed, step,
+                            record or planner_knobs(cfg)))
     out.update(exploitability_of(game, model, cfg, device, seed, step))
     return out
 
@@ -81,24 +85,26 @@ def eval_backend(cfg, device):
 
 
 def eval_spec(cfg, players: int, opp: str, checkpoint: str, device: str, deals: int,
-              seed: int) -> MatchSpec:
-    """The planner (``checkpoint``'s network) in seat 0 against ``opp`` in the others."""
+              seed: int, record: dict | None = None) -> MatchSpec:
+    """The planner (``checkpoint``'s network; ``record``, default `planner_knobs`) in
+    seat 0 against ``opp`` in the others."""
+    record = record or planner_knobs(cfg)
     # the opponents search as long as the planner does
-    knobs = {"iterations": planner_knobs(cfg)["iterations"]} if opp != "random" else {}
+    knobs = {"iterations": record["iterations"]} if opp != "random" else {}
     other = SeatSpec(opp, {**knobs, **cfg.trainer.eval_knobs.get(opp, {})})
-    me = SeatSpec(PLANNER, {**planner_knobs(cfg), "device": device}, checkpoint)
+    me = SeatSpec(PLANNER, {**record, "device": device}, checkpoint)
     g = cfg.game
     return MatchSpec(g.name, (me, *[other] * (players - 1)), deals, seed, dict(g.params),
                      g.module)
 
 
-def _matches(game, model, cfg, device, deals, seed, step) -> dict[str, float]:
+def _matches(game, model, cfg, device, deals, seed, step, record) -> dict[str, float]:
     out: dict[str, float] = {}
     folder = Path(cfg.experiment.run_dir) / "eval"
     backend, where = eval_backend(cfg, device)
     with tempfile.TemporaryDirectory(prefix="isz-eval-") as tmp, backend:
-        ckpt = _planner_file(Path(tmp), game, model, planner_knobs(cfg))
-        specs = {opp: eval_spec(cfg, game.num_players, opp, ckpt, where, deals, seed)
+        ckpt = _planner_file(Path(tmp), game, model, record)
+        specs = {opp: eval_spec(cfg, game.num_players, opp, ckpt, where, deals, seed, record)
                  for opp in cfg.trainer.eval_opponents}
         keys = {opp: spec.key() for opp, spec in specs.items()}
         journals = _journals(folder, keys)
@@ -118,7 +124,8 @@ VALUE_CHECK_MIX = 0.25
 
 
 def value_check(game: Game, model: PolicyValueNet, cfg, device, seed: int,
-                step: Callable[[str, int, str], Progress] | None = None) -> dict[str, float]:
+                step: Callable[[str, int, str], Progress] | None = None,
+                record: dict | None = None) -> dict[str, float]:
     """Do the network's values pay in the run's planner? Its planner with the values at
     the root (``value_mix`` = `VALUE_CHECK_MIX`, seat 0) against itself without them (the
     other seats), ``trainer.value_check_deals`` deals at ``trainer.ladder_time`` a move.
@@ -128,7 +135,7 @@ def value_check(game: Game, model: PolicyValueNet, cfg, device, seed: int,
     `VALUE_CHECK_MIX` when the lead is more than 2 SE, else 0 — what the run records.
     Empty when the check is off or the planner is not ``guided_so_ismcts``."""
     t = cfg.trainer
-    record = planner_knobs(cfg)
+    record = record or planner_knobs(cfg)
     if not t.value_check_deals or record["agent"] != GUIDED_SO_ISMCTS.name:
         return {}
     step = step or _quiet

@@ -40,6 +40,7 @@ from isz.training.config import TrainConfig, belief_policy, belief_spec, save_ru
 from isz.training.evaluation import evaluate, exploitability_of, planner_knobs, value_check
 from isz.training.learner import train_steps, value_diagnostics
 from isz.training.logging import RunLogger
+from isz.training.playout_fit import fit_step, with_playout
 from isz.training.source import open_source
 
 RESULTS = "results.json"  # the final evaluation, in the run folder
@@ -189,7 +190,8 @@ def _iterate(cfg: TrainConfig, game, st, device, log: RunLogger, source) -> dict
     while st.counters["iteration"] < t.iterations:
         it = st.counters["iteration"] + 1
         t_it = time.perf_counter()
-        it_cfg = selfplay_cfg_at(cfg, sp_cfg, it)
+        it_cfg = dataclasses.replace(selfplay_cfg_at(cfg, sp_cfg, it),
+                                     playout_weights=st.playout_weights)
         alpha = it_cfg.mirror_alpha
         magnet_iteration = st.magnet_iteration
         with log.step(f"self-play {it}", cfg.selfplay.games_per_iteration, "games") as bar:
@@ -218,10 +220,14 @@ def _iterate(cfg: TrainConfig, game, st, device, log: RunLogger, source) -> dict
         scalars["perf/replay_ratio"] = \
             st.counters["steps"] * t.batch_size / max(st.buffer.total_added, 1)
         final = it == t.iterations
+        if cfg.selfplay.playout_fit_games and (final or (
+                t.generation_every and it % t.generation_every == 0)):
+            scalars.update(fit_step(st, cfg, game, device, t.seed + it, log.step))
+        record = with_playout(planner_knobs(cfg), st.playout_weights)
         if final or (t.eval_every and it % t.eval_every == 0):
             deals = t.final_eval_deals if final else t.eval_deals
             scalars.update(evaluate(game, st.model, cfg, device, deals, seed=t.seed + it,
-                                    step=log.step))
+                                    step=log.step, record=record))
             if st.average is not None:
                 scalars.update(exploitability_of(game, st.average, cfg, device, t.seed + it,
                                                  log.step, prefix="eval/average_"))
@@ -242,9 +248,9 @@ def _iterate(cfg: TrainConfig, game, st, device, log: RunLogger, source) -> dict
         st.seconds["elapsed"] += time.perf_counter() - t_it
         # results and the metrics line before the checkpoint: a kill in between re-runs
         # this iteration (and a resume drops the metrics lines past the checkpoint)
-        record = planner_knobs(cfg)
         if final:
-            scalars.update(value_check(game, st.model, cfg, device, t.seed + it, log.step))
+            scalars.update(value_check(game, st.model, cfg, device, t.seed + it, log.step,
+                                       record))
             if "value_check/value_mix" in scalars:  # the values earn their place, or not
                 record["value_mix"] = scalars["value_check/value_mix"]
                 log.say(value_line(scalars))

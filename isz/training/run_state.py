@@ -56,6 +56,9 @@ class RunState:
     average: PolicyValueNet | None = None  # trainer.average_from: the weights' running mean
     average_count: int = 0  # networks in ``average``
     average_policy: AveragePolicy | None = None  # trainer.average_policy_from (NFSP)
+    # selfplay.playout_fit_games: the playout fitted at the last generation (F floats),
+    # kept in the planner record of every checkpoint (resume reads it back from there)
+    playout_weights: list | None = None
     # wall seconds over the run's life (resumes included): everything, and self-play
     # plus learning alone (no evaluation), the x axis of exploitability vs work
     seconds: dict = field(default_factory=lambda: {"elapsed": 0.0, "work": 0.0})
@@ -108,6 +111,7 @@ def resume(path: Path, game: Game, model_cfg: ModelConfig, tcfg, device,
     st = RunState(model, opt, sched, buffer, rng, dict(ckpt["counters"]),
                   float(extra["best_score"]), resumed=True)
     st.seconds.update({k: float(v) for k, v in dict(extra.get("seconds") or {}).items()})
+    st.playout_weights = (extra.get("planner") or {}).get("playout_weights")
     if extra.get("magnet") is not None:
         magnet = build_model(game, ModelConfig.from_dict(ckpt["model_config"])).to(device)
         magnet.load_state_dict(extra["magnet"]["state"])

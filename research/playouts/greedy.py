@@ -20,23 +20,16 @@ from __future__ import annotations
 
 import functools
 
-import numba as nb
-
 from isz.games import tricks_kernel as K
 from isz.games.kernel import Kernel
+from isz.games.tricks_features import sure_tricks, wants_tricks
 from isz.rng import rand_below, rand_float
 from isz.search.jit import helper
-from isz.search.playout import LEAVES, make_playout
-from isz.types import CHANCE, TERMINAL, IszError
+from isz.search.playout import LEAVES, policy_leaf
+from isz.types import IszError
 
 EPS = 0.1  # share of uniformly random moves: playouts still differ within one world
 NAME = "tricks_greedy"
-
-
-@nb.njit(cache=True, inline="always")
-def wants_tricks(s, kp, p):
-    """Seat ``p`` still wants tricks in world ``s``: fewer won than bid, or no bidding."""
-    return kp[K.K_BIDDING] == 0 or s[K.WON + p] < s[K.BID + p]
 
 
 @functools.cache
@@ -48,12 +41,7 @@ def make_greedy_policy(kernel: Kernel):
 
     @helper
     def greedy_bid(s, kp, p, la, n):
-        r, tsuit, hand, want = kp[K.K_R], s[K.TSUIT], s[K.HAND + p], 0
-        for c in range(kp[K.K_C]):
-            if (hand >> c) & 1:
-                rank = c % r
-                if (c // r == tsuit and rank >= r - 5) or (c // r != tsuit and rank >= r - 2):
-                    want += 1
+        want = sure_tricks(s, kp, p)
         best, gap = la[0], 1 << 30
         for i in range(n):
             g = abs(la[i] - kp[K.K_C] - want)
@@ -84,37 +72,13 @@ def make_greedy_policy(kernel: Kernel):
     return greedy_bid, greedy_card
 
 
-def policy_leaf(kernel: Kernel, choose):
-    """The compiled leaf ``(s, params, me, rng, b, k)`` that plays world ``s`` to its end
-    by ``choose(s, params, p, rng, la, n) -> action`` (a `helper`: seat ``p`` to move,
-    legal actions ``la[:n]``), chance by its law, and scores it."""
-    current_player, legal_actions, apply_action = (
-        kernel.current_player, kernel.legal_actions, kernel.apply_action)
-    sample_chance, _, terminal_scores = make_playout(kernel)
-
-    @helper
-    def leaf(s, params, me, rng, b, k):
-        while True:
-            p = current_player(s, params)
-            if p == TERMINAL:
-                break
-            if p == CHANCE:
-                a = sample_chance(s, params, rng, b.ca, b.cp)
-            else:
-                a = choose(s, params, p, rng, b.la, legal_actions(s, params, b.la))
-            apply_action(s, params, a)
-        terminal_scores(s, params, b.ret, b.scores)
-
-    return leaf
-
-
 @functools.cache
 def make_greedy_leaf(kernel: Kernel):
     """The compiled ``tricks_greedy`` leaf for the tricks kernel."""
     greedy_bid, greedy_card = make_greedy_policy(kernel)
 
     @helper
-    def choose(s, params, p, rng, la, n):
+    def choose(s, params, p, rng, la, n, k):
         if rand_float(rng) < EPS:
             return la[rand_below(rng, n)]
         if s[K.PHASE] == K.PH_BID:

@@ -2,13 +2,9 @@
 its weights fitted to a planner's moves in self-play (AlphaGo's fast rollout policy,
 for trick games).
 
-For a legal card c of seat p, `card_features` is float64[F] (F = 2 × 10): the same ten
-numbers in the first half when p still wants tricks (fewer won than bid, or no
-bidding) and in the second when it does not, zero in the other half:
-
-    rank (0 low .. 1 ace) | trump | takes (c beats the trick so far) | takes × rank |
-    leading × rank | leading × trump | last to play × takes | last × takes × rank |
-    the seat winning the trick so far wants tricks | that × takes
+For a legal card c of seat p, `card_features` is float64[F] (F = 2 × 10), the card
+features of `isz.games.tricks_features` (the trick games' `Kernel.action_score`; the
+core's ``policy`` leaf learns the bids too, this one bids by the greedy rule).
 
 Below the tree every seat bids as `research.playouts.greedy` does (uniform with chance
 ``EPS``) and plays card c with probability ∝ exp(w · features(c)). Only the world the
@@ -32,33 +28,15 @@ import numpy as np
 from isz.fs import write_json_atomic
 from isz.games import tricks_kernel as K
 from isz.games.kernel import Kernel
+from isz.games.tricks_features import F_CARD as F
+from isz.games.tricks_features import card_score
 from isz.rng import rand_below, rand_float
 from isz.search.jit import helper
-from isz.search.playout import LEAVES
+from isz.search.playout import LEAVES, policy_leaf
 from isz.types import IszError
-from research.playouts.greedy import EPS, make_greedy_policy, policy_leaf, wants_tricks
+from research.playouts.greedy import EPS, make_greedy_policy
 
 NAME = "tricks_learned"
-HALF = 10
-F = 2 * HALF
-
-
-@nb.njit(cache=True, inline="always")
-def card_score(s, kp, p, c, w):
-    """w · features of seat ``p`` playing card ``c`` in world ``s`` (module docstring;
-    ``w`` float64[F]). Computed without a buffer: the search's leaf allocates nothing."""
-    r = kp[K.K_R]
-    lead = s[K.POS] == 0
-    last = s[K.POS] == kp[K.K_P] - 1
-    rank = (c % r) / (r - 1)
-    trump = 1.0 if c // r == s[K.TSUIT] else 0.0
-    takes = 1.0 if not lead and K.takes_trick(s, kp, c) else 0.0
-    holder_wants = 1.0 if not lead and wants_tricks(s, kp, s[K.WSEAT]) else 0.0
-    o = 0 if wants_tricks(s, kp, p) else HALF
-    return (w[o] * rank + w[o + 1] * trump + w[o + 2] * takes + w[o + 3] * takes * rank
-            + w[o + 4] * (rank if lead else 0.0) + w[o + 5] * (trump if lead else 0.0)
-            + w[o + 6] * (takes if last else 0.0) + w[o + 7] * (takes * rank if last else 0.0)
-            + w[o + 8] * holder_wants + w[o + 9] * holder_wants * takes)
 
 
 @nb.njit(cache=True)
@@ -86,7 +64,7 @@ def make_learned_leaf(kernel: Kernel, weights: tuple[float, ...]):
     greedy_bid, _ = make_greedy_policy(kernel)
 
     @helper
-    def choose(s, params, p, rng, la, n):
+    def choose(s, params, p, rng, la, n, k):
         if s[K.PHASE] == K.PH_BID:
             return (la[rand_below(rng, n)] if rand_float(rng) < EPS
                     else greedy_bid(s, params, p, la, n))
@@ -184,11 +162,12 @@ def judge(feats, mask, target, w: np.ndarray, game, m) -> dict:
             "uniform_top1": float((1 / n_legal).mean())}
 
 
-def register(weights: str) -> None:
-    """Add ``tricks_learned`` with the weights of file ``weights`` (JSON of `main`) to the
-    search's leaves (matches' workers fork after it)."""
+def register(weights: str, name: str = NAME) -> None:
+    """Add leaf ``name`` playing by the weights of file ``weights`` (JSON of `main` or
+    `research.playouts.iterate`) to the search's leaves (matches' workers fork after
+    it)."""
     w = tuple(float(v) for v in json.load(open(weights))["weights"])
-    LEAVES[NAME] = functools.partial(make_learned_leaf, weights=w)
+    LEAVES[name] = functools.partial(make_learned_leaf, weights=w)
 
 
 def main(argv=None) -> None:

@@ -223,5 +223,5 @@ def test_a_leaf_registered_in_leaves_scores_the_worlds_below_the_tree():
     finally:
         playout.LEAVES.pop("seat0_wins")
     assert visits.max() - visits.min() <= 1  # every move scores 1: UCB visits them in turn
-    with pytest.raises(IszError, match="leaf must be one of playout, got 'seat0_wins'"):
+    with pytest.raises(IszError, match="leaf must be one of playout, policy, got 'seat0_wins'"):
         isz.make_agent("so_ismcts", game, leaf="seat0_wins")

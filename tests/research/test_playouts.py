@@ -8,6 +8,7 @@ import pytest
 
 import isz
 from isz.games import tricks_kernel as K
+from isz.games.tricks_features import card_score
 from isz.search import playout
 from isz.types import IszError
 from research.playouts.greedy import NAME, make_greedy_policy, register
@@ -98,7 +99,7 @@ def test_search_with_the_leaf_decides_from_the_view(registered, name):
 
 def test_unknown_leaf_is_refused_with_the_allowed_names():
     game = isz.make_game("oh_hell")
-    with pytest.raises(IszError, match="leaf must be one of playout, got 'nope'"):
+    with pytest.raises(IszError, match="leaf must be one of playout, policy, got 'nope'"):
         isz.make_agent("so_ismcts", game, leaf="nope")
     with pytest.raises(IszError, match="trick games"):
         make_greedy_policy(isz.make_game("kuhn_poker").kernel)
@@ -122,7 +123,7 @@ def test_learned_features_score_and_fit_agree(tmp_path):
     for i in range(20):  # the leaf's buffer-free score is w . the fit's features
         for j in np.where(mask[i])[0]:
             want = feats[i, j] @ w
-            got = learned.card_score(m["states"][i], game.kparams, m["seats"][i],
+            got = card_score(m["states"][i], game.kparams, m["seats"][i],
                                      m["legal"][i, j], w)
             assert got == pytest.approx(want)
     fitted = learned.fit(feats, mask, target, steps=50)

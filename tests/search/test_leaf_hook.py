@@ -38,7 +38,7 @@ def test_the_leaf_named_in_the_variant_scores_every_simulation(monkeypatch):
     run = make_so_ismcts(game.kernel, SOVariant(leaf="flat"))
     stop = run(worlds, game.kparams, view.player, 0, 200, tuple(tree.arrays),
                tuple(Scratch.of(game)), new_rng(2),
-               tuple(SOKnobs(0.5, (0.0, 0.0, 0.0), 0.0, none, none, 0.0)))
+               tuple(SOKnobs(0.5, (0.0, 0.0, 0.0), 0.0, none, none, 0.0, none)))
     assert stop == 200
     stats = tree.stats(0)
     assert sum(n for n, _ in stats.values()) == 200
@@ -46,5 +46,5 @@ def test_the_leaf_named_in_the_variant_scores_every_simulation(monkeypatch):
 
 
 def test_an_unknown_leaf_is_named():
-    with pytest.raises(isz.IszError, match="unknown leaf 'value'; allowed: playout"):
+    with pytest.raises(isz.IszError, match="unknown leaf 'value'; allowed: playout, policy"):
         make_so_ismcts(isz.make_game("kuhn_poker").kernel, SOVariant(leaf="value"))

@@ -1,0 +1,71 @@
+"""Move features of the trick games (`Kernel.action_score`): what a fast playout policy
+of a trick game reads, a few numbers a move, computed from the world without a buffer.
+
+Card ``c`` of seat ``p`` (F_CARD = 2 × 10): the same ten numbers in the first half when
+``p`` still wants tricks (fewer won than bid, or no bidding) and in the second when it
+does not, zero in the other half:
+
+    rank (0 low .. 1 ace) | trump | takes (c beats the trick so far) | takes × rank |
+    leading × rank | leading × trump | last to play × takes | last × takes × rank |
+    the seat winning the trick so far wants tricks | that × takes
+
+Bid ``b`` of seat ``p`` (4 more): with ``e`` the seat's sure-ish tricks (trumps from the
+ten up, side aces and kings), |b − e|, b − e, b = 0, b = e. Signs: larger scores are
+likelier moves; every feature is in [0, 1] but the bid gaps, in tricks.
+"""
+
+from __future__ import annotations
+
+import numba as nb
+
+from isz.games import tricks_kernel as K
+
+HALF = 10
+F_CARD = 2 * HALF
+F = F_CARD + 4
+
+
+@nb.njit(cache=True, inline="always")
+def wants_tricks(s, kp, p):
+    """Seat ``p`` still wants tricks in world ``s``: fewer won than bid, or no bidding."""
+    return kp[K.K_BIDDING] == 0 or s[K.WON + p] < s[K.BID + p]
+
+
+@nb.njit(cache=True, inline="always")
+def sure_tricks(s, kp, p):
+    """Seat ``p``'s sure-ish tricks: trumps from the ten up, side aces and kings."""
+    r, tsuit, hand, n = kp[K.K_R], s[K.TSUIT], s[K.HAND + p], 0
+    for c in range(kp[K.K_C]):
+        if (hand >> c) & 1:
+            rank = c % r
+            if (c // r == tsuit and rank >= r - 5) or (c // r != tsuit and rank >= r - 2):
+                n += 1
+    return n
+
+
+@nb.njit(cache=True, inline="always")
+def card_score(s, kp, p, c, w):
+    """w[:F_CARD] · the card features of seat ``p`` playing ``c`` (module docstring)."""
+    r = kp[K.K_R]
+    lead = s[K.POS] == 0
+    last = s[K.POS] == kp[K.K_P] - 1
+    rank = (c % r) / (r - 1)
+    trump = 1.0 if c // r == s[K.TSUIT] else 0.0
+    takes = 1.0 if not lead and K.takes_trick(s, kp, c) else 0.0
+    holder_wants = 1.0 if not lead and wants_tricks(s, kp, s[K.WSEAT]) else 0.0
+    o = 0 if wants_tricks(s, kp, p) else HALF
+    return (w[o] * rank + w[o + 1] * trump + w[o + 2] * takes + w[o + 3] * takes * rank
+            + w[o + 4] * (rank if lead else 0.0) + w[o + 5] * (trump if lead else 0.0)
+            + w[o + 6] * (takes if last else 0.0) + w[o + 7] * (takes * rank if last else 0.0)
+            + w[o + 8] * holder_wants + w[o + 9] * holder_wants * takes)
+
+
+@nb.njit(cache=True)
+def action_score(s, kp, p, a, w):
+    """`Kernel.action_score` of the trick games: w · φ(s, p, a), φ float64[F]."""
+    if s[K.PHASE] != K.PH_BID:
+        return card_score(s, kp, p, a, w)
+    gap = float(a - kp[K.K_C] - sure_tricks(s, kp, p))
+    return (w[F_CARD] * abs(gap) + w[F_CARD + 1] * gap
+            + w[F_CARD + 2] * (1.0 if a == kp[K.K_C] else 0.0)
+            + w[F_CARD + 3] * (1.0 if gap == 0.0 else 0.0))

@@ -1,0 +1,235 @@
+"""The ``policy`` leaf and the playout fitted to a planner's moves (`isz.training.playout_fit`)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import torch
+
+import isz
+from isz.agents.base import Agent
+from isz.games.kernel import Kernel
+from isz.nn import ModelConfig, build_model, save_checkpoint
+from isz.nn.checkpoint import load_checkpoint, planner_record
+from isz.rng import new_rng
+from isz.search.playout import (
+    Scratch,
+    make_action_score,
+    make_leaf,
+    make_move_features,
+    num_playout_weights,
+)
+from isz.search.so_ismcts import SOKnobs
+from isz.training.playout_fit import MoveRows, fit, fit_checkpoint, judge, record_moves
+from tests.belief.tricks_reference import after_decisions, twin_states
+
+SMALL = dict(players=3, suits=3, ranks=4, hand_size=3, trump="card", bidding=True,
+             dealer="chance", hook=True)
+
+
+def _features(game, state):
+    la = np.array(state.legal_actions(), dtype=np.int64)
+    out = np.zeros((len(la), num_playout_weights(game)))
+    make_move_features(game.kernel)(state.data, game.kparams, state.current_player(), la,
+                                    len(la), out)
+    return la, out
+
+
+@pytest.mark.parametrize("steps", [0, 2, 7, 12])
+def test_trick_features_are_the_score_read_through_unit_vectors(steps):
+    """The fit's features times any weights give the leaf's score, bids and cards."""
+    game = isz.make_game("oh_hell")
+    rng = np.random.default_rng(steps)
+    state = after_decisions(game, steps, rng)
+    la, feats = _features(game, state)
+    assert feats.shape == (len(la), 24)
+    score = make_action_score(game.kernel)
+    for _ in range(3):
+        w = rng.normal(size=24)
+        got = [score(state.data, game.kparams, state.current_player(), a, w) for a in la]
+        np.testing.assert_allclose(got, feats @ w, rtol=1e-12, atol=1e-12)
+
+
+def test_a_game_without_features_describes_a_move_by_its_id():
+    game = isz.make_game("kuhn_poker")
+    state = game.new_initial_state()
+    for a in (0, 2):  # the deal: seat 0 the jack, seat 1 the king
+        state.apply_action(a)
+    la, feats = _features(game, state)
+    assert num_playout_weights(game) == game.num_actions
+    np.testing.assert_array_equal(feats, np.eye(game.num_actions)[la])
+
+
+def test_the_fit_recovers_a_deterministic_player():
+    """A player that always makes the last legal move of Kuhn poker: the fit puts it
+    first on held-out games, far better than uniform."""
+
+    class Last(Agent):
+        name = "last"
+
+        def act(self, view, rng):
+            return view.legal_actions[-1]
+
+    game = isz.make_game("kuhn_poker")
+    rows = record_moves(Last(game), game, 40, np.random.default_rng(0))
+    assert len(rows) >= 40 and rows.mask.sum(1).min() >= 2
+    w = fit(rows)
+    j = judge(record_moves(Last(game), game, 20, np.random.default_rng(1)), w)
+    assert j["top1"] == 1.0 and j["nll"] < 0.1 < j["uniform_nll"]
+
+
+def test_the_policy_leaf_follows_its_weights():
+    """The leaf on Kuhn poker, the jack against the king, seat 0 to move: weights that
+    always bet or call end every playout in the jack's called bet (one score); zero
+    weights play uniformly (every ending seen, the jack's mean score as a uniform
+    playout's)."""
+    game = isz.make_game("kuhn_poker")
+    state = game.new_initial_state()
+    for a in (0, 2):
+        state.apply_action(a)
+    leaf, b = make_leaf(game.kernel, "policy"), Scratch.of(game)
+    none = np.zeros(game.num_actions)
+
+    def scores(w):
+        k, rng, out = SOKnobs(0.7, (0.0, 0.0, 0.0), 0.0, none, none, 0.0, w), new_rng(0), []
+        for _ in range(400):
+            s = state.data.copy()
+            leaf(s, game.kparams, 0, rng, b, k)
+            out.append(b.scores[0])
+        return np.array(out)
+
+    bet = scores(np.array([-30.0, 30.0]))  # pass/check, bet/call
+    assert set(bet) == {bet[0]} and bet[0] < 0.5
+    flat = scores(np.zeros(2))
+    assert len(set(flat)) == 3 and bet[0] in set(flat)
+    assert abs(flat.mean() - uniform_mean(game, state)) < 4 * flat.std() / 20
+
+
+def uniform_mean(game, state) -> float:
+    """Seat 0's mean score in [0, 1] when both seats move uniformly at random."""
+    if state.is_terminal():
+        return 0.5 * (state.returns()[0] + 1)
+    acts = state.legal_actions()
+    return float(np.mean([uniform_mean(game, state.child(a)) for a in acts]))
+
+
+def test_the_policy_leaf_decides_from_the_view():
+    """Twin deals with one view: so_ismcts and guided_so_ismcts with fitted-looking
+    weights give the same policy (the leaf reads only the worlds of the belief)."""
+    game = isz.make_game("oh_hell")
+    w = list(np.random.default_rng(3).normal(size=24))
+    for name in ("so_ismcts", "guided_so_ismcts"):
+        agent = isz.make_agent(name, game, iterations=300, belief="voids", leaf="policy",
+                               playout_weights=w)
+        for seed, steps in [(0, 1), (2, 14)]:
+            state, twin, p = twin_states(game, steps, seed)
+            a = [agent.policy(s.view(p), np.random.default_rng(seed)) for s in (state, twin)]
+            np.testing.assert_array_equal(a[0], a[1])
+
+
+def test_bad_weights_are_named():
+    game = isz.make_game("oh_hell")
+    with pytest.raises(isz.IszError, match="playout_weights must be 24 finite numbers for "
+                                           "game 'oh_hell'.*got 3"):
+        isz.make_agent("so_ismcts", game, leaf="policy", playout_weights=[1, 2, 3])
+    with pytest.raises(isz.IszError, match="playout_weights needs leaf=policy"):
+        isz.make_agent("so_ismcts", game, playout_weights=[0.0] * 24)
+    with pytest.raises(isz.IszError, match="playout_weights must be a list of finite numbers"):
+        isz.make_agent("so_ismcts", game, leaf="policy", playout_weights="fast")
+    k = game.kernel
+    with pytest.raises(isz.IszError, match="action_score and num_action_features go together"):
+        Kernel(k.current_player, k.legal_actions, k.chance_outcomes, k.apply_action,
+               k.returns, k.observe, k.info_tensor, k.redeterminize, None, None, 24)
+
+
+def _checkpoint(tmp_path, record, game):
+    torch.manual_seed(0)
+    model = build_model(game, ModelConfig(width=8, depth=1))
+    return str(save_checkpoint(tmp_path / "c.pt", model=model, game=game,
+                               model_cfg=ModelConfig(width=8, depth=1),
+                               extra={"planner": record, "note": "kept"}))
+
+
+def test_a_checkpoint_records_its_fitted_playout_and_plays_with_it(tmp_path):
+    game = isz.make_game("tricks", **SMALL)
+    path = _checkpoint(tmp_path, {"agent": "guided_so_ismcts", "iterations": 40,
+                                  "belief": "voids"}, game)
+    result = fit_checkpoint(path, games=12, test_games=4, seed=0)
+    assert result["rows"] > 50 and result["fitted_with"] == "playout"
+    assert result["held_out"]["nll"] < result["held_out"]["uniform_nll"]
+    ckpt = load_checkpoint(path)
+    record = planner_record(ckpt)
+    assert record["leaf"] == "policy" and record["playout_weights"] == result["weights"]
+    assert ckpt["extra"]["note"] == "kept" and ckpt["extra"]["playout_fit"]["rows"] == \
+        result["rows"]
+    agent = isz.load_planner(path, device="cpu")
+    np.testing.assert_array_equal(agent.playout_w, result["weights"])
+    again = fit_checkpoint(path, games=4, test_games=2, seed=1)  # the next generation
+    assert again["fitted_with"] == "policy"
+
+
+def test_only_a_rollout_planner_takes_a_fitted_playout(tmp_path):
+    game = isz.make_game("tricks", **SMALL)
+    path = _checkpoint(tmp_path, {"agent": "puct_ismcts", "iterations": 8}, game)
+    with pytest.raises(isz.IszError, match="plays 'puct_ismcts'; a fitted playout serves"):
+        fit_checkpoint(path, games=2, test_games=1)
+
+
+def test_move_rows_pad_to_the_widest_decision():
+    rows = MoveRows(np.zeros((2, 3, 4)), np.array([[1, 1, 0], [1, 1, 1]], bool),
+                    np.array([1, 2]))
+    j = judge(rows, np.zeros(4))
+    assert j["nll"] == pytest.approx((np.log(2) + np.log(3)) / 2)
+
+
+def test_the_loop_fits_a_playout_each_generation_and_its_teacher_plays_it(tmp_path,
+                                                                          monkeypatch):
+    """``selfplay.playout_fit_games``: after each generation the planner's moves are
+    fitted; the next iteration's teacher searches with those weights, the checkpoint's
+    planner plays with them, and a resumed run reads them back."""
+    import json
+
+    from isz.selfplay import teacher
+    from isz.training import loop
+    from tests.training.test_recipe import _recipe_cfg
+
+    seen = []
+    real = teacher.teacher_search
+
+    def spy(*args, **kw):
+        seen.append(None if args[-1] is None else tuple(args[-1]))
+        return real(*args, **kw)
+
+    monkeypatch.setattr("isz.selfplay.selfplay.teacher_search", spy)
+    cfg = _recipe_cfg(tmp_path / "run")
+    cfg.game.name, cfg.game.params = "tricks", dict(SMALL)
+    cfg.selfplay.games_per_iteration = cfg.selfplay.parallel_games = 4
+    cfg.selfplay.teacher_iterations = 16
+    cfg.selfplay.playout_fit_games = 5
+    cfg.trainer.ladder_deals = cfg.trainer.value_check_deals = 0
+    loop.train(cfg)
+    ck = tmp_path / "run" / "checkpoints"
+    gen1 = planner_record(load_checkpoint(ck / "gen-000001.pt"))
+    last = planner_record(load_checkpoint(ck / "last.pt"))
+    assert gen1["leaf"] == last["leaf"] == "policy"
+    assert len(gen1["playout_weights"]) == 24 and gen1["playout_weights"] != \
+        last["playout_weights"]
+    # iteration 1's teacher played random playouts, iteration 2's the first fit
+    assert set(seen[:8]) == {None} and set(seen[-8:]) == {tuple(gen1["playout_weights"])}
+    metrics = [json.loads(line) for line in (tmp_path / "run" / "metrics.jsonl").open()]
+    assert all(0 < m["playout/nll"] < m["playout/uniform_nll"] for m in metrics)
+    agent = isz.load_planner(str(ck / "last.pt"), device="cpu")
+    np.testing.assert_array_equal(agent.playout_w, last["playout_weights"])
+    cfg.trainer.iterations = 3  # resume: iteration 3's teacher plays the last fit
+    seen.clear()
+    loop.train(cfg)
+    assert set(seen[:8]) == {tuple(last["playout_weights"])}
+
+
+def test_a_playout_fit_needs_the_planner_teacher():
+    from isz.training.config import TrainConfig, validate
+
+    cfg = TrainConfig()
+    cfg.selfplay.playout_fit_games, cfg.selfplay.teacher = 10, "so_ismcts"
+    with pytest.raises(isz.IszError, match="playout_fit_games > 0 needs selfplay.teacher"):
+        validate(cfg)
