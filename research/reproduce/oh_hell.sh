@@ -27,6 +27,9 @@
 #     fitted (tricks_learned, from part location's self-play) playout as the leaf
 #   bids: self-play bids with one seat's bid moved at random (a randomised trial), a bid
 #     net learned from them and judged offline, every bid one higher in play
+#   fitted: the plays=0 checkpoint with a playout fitted to its planner (isz-fit-playout),
+#     playout policy iteration without a network, the preset with a refit each
+#     generation (selfplay.playout_fit_games), their matches
 # The speed rows of the same planners: research/reproduce/speed.sh.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -392,4 +395,27 @@ playouts() {  # research/playouts: what the random playout costs rollout search
     --output docs/results/tricks/playout_tricks_greedy_so_vs_so_t0.01.json
 }
 
-run_sections "plain q_targets expand_after teacher variants beliefs puct_rollouts recipe recipe_seed1 recipe_seed2 plays location bids playouts" "$@"
+fitted() {  # the playout fitted to the planner (isz-fit-playout), playout policy
+  # iteration (research.playouts.iterate), the recipe with a refit each generation
+  d=docs/results/oh_hell
+  so=so_ismcts,belief=voids
+  mkdir -p runs/playouts/fit
+  cp runs/oh_hell_p0_s2/checkpoints/last.pt runs/playouts/fit/p0_s2_fit1.pt
+  $PY scripts/fit_playout.py runs/playouts/fit/p0_s2_fit1.pt --games 600 --test-games 100 \
+    --seed 0
+  $PY -m research.head_to_head --game oh_hell --time 0.02 --deals 1000 --seed 53 \
+    --planner fit1=runs/playouts/fit/p0_s2_fit1.pt --baseline $so --baseline $so \
+    --output $d/playout_fit_planner_vs_two_so_t0.02.json
+  $PY -m research.playouts.iterate --game oh_hell --generations 4 --games 1200 \
+    --iterations 2000 --seed 0 --dir runs/playouts/iter
+  $PY -m research.playouts.match --learned runs/playouts/iter --game oh_hell --time 0.02 \
+    --deals 1000 --seed 51 --baseline $so --baseline $so,leaf=tricks_learned_g1 \
+    --baseline $so,leaf=tricks_learned_g2 --output $d/playout_iteration_g012_t0.02.json
+  time ISZ_CACHE_DIR=$(mktemp -d) $PY scripts/train.py experiment=oh_hell \
+    selfplay.playout_fit_games=200 trainer.seed=2 experiment.run_dir=runs/oh_hell_fit_s2
+  $PY -m research.head_to_head --game oh_hell --time 0.02 --deals 1000 --seed 53 \
+    --planner loop=runs/oh_hell_fit_s2/checkpoints/last.pt --baseline $so --baseline $so \
+    --output $d/playout_loop_vs_two_so_t0.02.json
+}
+
+run_sections "plain q_targets expand_after teacher variants beliefs puct_rollouts recipe recipe_seed1 recipe_seed2 plays location bids playouts fitted" "$@"
