@@ -16,7 +16,7 @@ play in, and the leaf reads only the world the search is in).
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 import numpy as np
@@ -40,13 +40,12 @@ class MoveRows:
         return len(self.target)
 
 
-def record_moves(agent: Agent, game: Game, games: int, rng: np.random.Generator,
-                 progress: Callable[[int], None] | None = None) -> MoveRows:
-    """Play ``games`` games with ``agent`` in every seat (it decides from each seat's
-    view) and return every decision's move features and the move made."""
-    features = make_move_features(game.kernel)
-    f, la = num_playout_weights(game), np.empty(game.num_actions, dtype=np.int64)
-    rows, targets = [], []
+def decisions(agent: Agent, game: Game, games: int, rng: np.random.Generator,
+              progress: Callable[[int], None] | None = None) -> Iterator[tuple]:
+    """``(state, seat, action)`` at every decision of ``games`` games with ``agent`` in
+    every seat (it decides from the seat's view; chance from ``rng``), yielded before
+    the action is applied: the state is the true one, for records made after the game
+    is over (``progress(1)`` after each game)."""
     for _ in range(games):
         st = game.new_initial_state()
         agent.reset()
@@ -55,15 +54,25 @@ def record_moves(agent: Agent, game: Game, games: int, rng: np.random.Generator,
                 st.apply_action(st.sample_chance(rng))
                 continue
             p = st.current_player()
-            n = game.kernel.legal_actions(st.data, game.kparams, la)
-            out = np.zeros((n, f))
-            features(st.data, game.kparams, p, la, n, out)
             a = agent.act(st.view(p), rng)
-            rows.append(out)
-            targets.append(int(np.flatnonzero(la[:n] == a)[0]))
+            yield st, p, a
             st.apply_action(a)
         if progress:
             progress(1)
+
+
+def record_moves(agent: Agent, game: Game, games: int, rng: np.random.Generator,
+                 progress: Callable[[int], None] | None = None) -> MoveRows:
+    """Every decision's move features and the move made, over `decisions`."""
+    features = make_move_features(game.kernel)
+    f, la = num_playout_weights(game), np.empty(game.num_actions, dtype=np.int64)
+    rows, targets = [], []
+    for st, p, a in decisions(agent, game, games, rng, progress):
+        n = game.kernel.legal_actions(st.data, game.kparams, la)
+        out = np.zeros((n, f))
+        features(st.data, game.kparams, p, la, n, out)
+        rows.append(out)
+        targets.append(int(np.flatnonzero(la[:n] == a)[0]))
     return _pad(rows, targets, f)
 
 

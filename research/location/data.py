@@ -23,6 +23,7 @@ from isz import load_planner, make_agent, make_game
 from isz.belief.tricks_constraints import Constraints, constraints
 from isz.games import tricks_kernel as K
 from isz.games.base import State
+from isz.training.playout_fit import decisions
 
 
 def labels(states: np.ndarray, seats: np.ndarray, num_players: int,
@@ -46,23 +47,18 @@ def labels(states: np.ndarray, seats: np.ndarray, num_players: int,
 
 def play(agent, game, games: int, seed: int, progress: bool = True):
     """(states int64[N, S], seats int64[N]) over every decision of ``games`` games."""
-    rng = np.random.default_rng(seed)
+    t0, n = time.perf_counter(), [0]
     states, seats = [], []
-    t0 = time.perf_counter()
-    for g in range(games):
-        st = game.new_initial_state()
-        agent.reset()
-        while not st.is_terminal():
-            if st.is_chance_node():
-                st.apply_action(st.sample_chance(rng))
-                continue
-            p = st.current_player()
-            states.append(np.array(st.data, dtype=np.int64))
-            seats.append(p)
-            st.apply_action(agent.act(st.view(p), rng))
-        if progress and (g + 1) % 50 == 0:
-            print(f"{g + 1}/{games} games, {len(states)} positions, "
+
+    def done(k: int) -> None:
+        n[0] += k
+        if progress and n[0] % 50 == 0:
+            print(f"{n[0]}/{games} games, {len(states)} positions, "
                   f"{time.perf_counter() - t0:.0f} s", flush=True)
+
+    for st, p, _ in decisions(agent, game, games, np.random.default_rng(seed), done):
+        states.append(np.array(st.data, dtype=np.int64))
+        seats.append(p)
     return np.stack(states), np.asarray(seats, dtype=np.int64)
 
 
