@@ -419,6 +419,10 @@ fitted() {  # the playout fitted to the planner (isz-fit-playout), playout polic
   $PY -m research.head_to_head --game oh_hell --time 0.02 --deals 1000 --seed 57 \
     --planner loop=runs/oh_hell_fit_s2/checkpoints/last.pt --baseline $so --baseline $so \
     --output $d/playout_loop_vs_two_so_t0.02_s57.json
+  $PY -m research.head_to_head --game oh_hell --time 0.02 --deals 400 --seed 59 \
+    --planner gen6=runs/oh_hell_fit_s2/checkpoints/gen-000006.pt \
+    --planner gen30=runs/oh_hell_fit_s2/checkpoints/gen-000030.pt --baseline $so \
+    --output $d/playout_loop_gen6_gen30_t0.02.json
   cp runs/tricks/checkpoints/last.pt runs/playouts/fit/tricks_s0_fit1.pt  # make train's
   $PY scripts/fit_playout.py runs/playouts/fit/tricks_s0_fit1.pt --games 1000 \
     --test-games 200 --seed 0
