@@ -33,6 +33,7 @@ from isz.games.tricks_features import card_score
 from isz.rng import rand_below, rand_float
 from isz.search.jit import helper
 from isz.search.playout import LEAVES, policy_leaf
+from isz.training import playout_fit
 from isz.types import IszError
 from research.playouts.greedy import EPS, make_greedy_policy
 
@@ -116,50 +117,21 @@ def design(m: dict[str, np.ndarray], game) -> tuple[np.ndarray, np.ndarray, np.n
     return feats, mask, target
 
 
-def fit(feats, mask, target, steps: int = 300, seed: int = 0) -> np.ndarray:
-    """float64[F]: the maximum-likelihood weights of the softmax over each row's cards."""
-    import torch
-
-    torch.manual_seed(seed)
-    x, m, t = torch.from_numpy(feats), torch.from_numpy(mask), torch.from_numpy(target)
-    w = torch.zeros(F, dtype=torch.float64, requires_grad=True)
-    opt = torch.optim.LBFGS([w], max_iter=steps, line_search_fn="strong_wolfe")
-
-    def closure():
-        opt.zero_grad()
-        loss = nll(x, m, t, w)
-        loss.backward()
-        return loss
-
-    opt.step(closure)
-    return w.detach().numpy()
-
-
-def nll(x, m, t, w):
-    """Mean negative log-likelihood of the cards played (torch tensors)."""
-    import torch
-
-    z = torch.where(m, x @ w, torch.tensor(float("-inf"), dtype=x.dtype))
-    return -(torch.log_softmax(z, 1).gather(1, t[:, None])).mean()
+def fit(feats, mask, target, steps: int = 300) -> np.ndarray:
+    """float64[F]: the maximum-likelihood weights of the softmax over each row's cards
+    (`isz.training.playout_fit.fit` without its L2)."""
+    return playout_fit.fit(playout_fit.MoveRows(feats, mask, target), l2=0.0, steps=steps)
 
 
 def judge(feats, mask, target, w: np.ndarray, game, m) -> dict:
     """Held-out negative log-likelihood and top-1 agreement with the moves made: the
-    weights, the greedy rule (`research.playouts.greedy`), uniform."""
-    import torch
-
-    x, mk, t = torch.from_numpy(feats), torch.from_numpy(mask), torch.from_numpy(target)
-    z = np.where(mask, feats @ w, -np.inf)
+    weights, uniform (`isz.training.playout_fit.judge`), and the greedy rule
+    (`research.playouts.greedy`)."""
     _, card = make_greedy_policy(game.kernel)
     greedy = np.array([card(s, game.kparams, p, leg, int((leg >= 0).sum()))
                        for s, p, leg in zip(m["states"], m["seats"], m["legal"], strict=True)])
-    n_legal = mask.sum(1)
-    return {"rows": len(target),
-            "nll": float(nll(x, mk, t, torch.from_numpy(w))),
-            "uniform_nll": float(np.log(n_legal).mean()),
-            "top1": float((np.argmax(z, 1) == target).mean()),
-            "greedy_top1": float((greedy == m["played"]).mean()),
-            "uniform_top1": float((1 / n_legal).mean())}
+    return {**playout_fit.judge(playout_fit.MoveRows(feats, mask, target), w),
+            "greedy_top1": float((greedy == m["played"]).mean())}
 
 
 def register(weights: str, name: str = NAME) -> None:
