@@ -45,12 +45,16 @@ def planner_knobs(cfg, final: str = "most_visits") -> dict:
     return planner_record(cfg, final)
 
 
-def planner(game: Game, model: PolicyValueNet, cfg, device, final: str = "most_visits"):
+def planner(game: Game, model: PolicyValueNet, cfg, device, final: str = "most_visits",
+            record: dict | None = None):
     """The network-guided planner as it plays in evaluation: the agent the run's
-    planner record names, with its settings."""
+    planner record names (``record``, default `planner_knobs`), with its settings and
+    the move selection ``final``."""
     from isz.agents.planner import PLANNERS
 
-    knobs = dict(planner_knobs(cfg, final))
+    # the record's settings (a fitted playout, a value mix), the run's rule for ``final``
+    knobs = {**planner_knobs(cfg, final),
+             **{k: v for k, v in (record or {}).items() if k != "final"}}
     return PLANNERS[knobs.pop("agent")](game, evaluator=NetworkEvaluator(model, device),
                                         **knobs)
 
@@ -68,7 +72,7 @@ def evaluate(game: Game, model: PolicyValueNet, cfg, device, deals: int, seed: i
     if cfg.trainer.eval_opponents:
         out.update(_matches(game, model, cfg, device, deals, seed, step,
                             record or planner_knobs(cfg)))
-    out.update(exploitability_of(game, model, cfg, device, seed, step))
+    out.update(exploitability_of(game, model, cfg, device, seed, step, record=record))
     return out
 
 
@@ -184,16 +188,17 @@ def _journals(folder: Path, keys: dict[str, str]) -> dict[str, Path]:
 
 def exploitability_of(game: Game, model: PolicyValueNet, cfg, device, seed: int,
                       step: Callable[[str, int, str], Progress] | None = None,
-                      prefix: str = "eval/") -> dict[str, float]:
-    """``<prefix>exploitability`` (the planner guided by ``model``, planner seed
-    ``seed``) and ``<prefix>exploitability_net`` (its policy head alone), for a game
-    small enough (``trainer.exploitability_max_histories``); {} otherwise."""
+                      prefix: str = "eval/", record: dict | None = None) -> dict[str, float]:
+    """``<prefix>exploitability`` (the planner ``record`` — default `planner_knobs` —
+    guided by ``model``, planner seed ``seed``) and ``<prefix>exploitability_net`` (its
+    policy head alone), for a game small enough
+    (``trainer.exploitability_max_histories``); {} otherwise."""
     step = step or _quiet
     cap = cfg.trainer.exploitability_max_histories
     if not (cap and fits(game, cap)):
         return {}
     # the planner's mixed policy: its root visit distribution
-    agent = planner(game, model, cfg, device, final="visit_distribution")
+    agent = planner(game, model, cfg, device, final="visit_distribution", record=record)
     desc = "exploitability" + ("" if prefix == "eval/" else f" ({prefix})")
     with step(desc, infostates(game, cap), "infostates") as bar:
         policy = agent_policy(agent, seed)

@@ -230,11 +230,13 @@ def _iterate(cfg: TrainConfig, game, st, device, log: RunLogger, source) -> dict
                                     step=log.step, record=record))
             if st.average is not None:
                 scalars.update(exploitability_of(game, st.average, cfg, device, t.seed + it,
-                                                 log.step, prefix="eval/average_"))
+                                                 log.step, prefix="eval/average_",
+                                                 record=record))
             if st.average_policy is not None:
                 scalars.update(exploitability_of(game, st.average_policy.model, cfg, device,
                                                  t.seed + it, log.step,
-                                                 prefix="eval/average_policy_"))
+                                                 prefix="eval/average_policy_",
+                                                 record=record))
         if cfg.search.target == "mirror":
             scalars["selfplay/mirror_alpha"] = alpha
         if cfg.search.magnet == "network":  # the magnet this iteration's targets used

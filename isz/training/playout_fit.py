@@ -153,7 +153,8 @@ def fit_step(st, cfg, game: Game, device, seed: int, step) -> dict[str, float]:
     """The training loop's playout step (``selfplay.playout_fit_games``): the run's
     planner (current network, the playout fitted last time) plays that many games, a
     fifth more judge the fit, and ``st.playout_weights`` becomes the new fit. Scalars
-    ``playout/nll``, ``playout/uniform_nll``, ``playout/top1``, ``playout/seconds``."""
+    ``playout/nll``, ``playout/uniform_nll``, ``playout/top1``, ``playout/seconds``,
+    ``playout/used`` (0 where the fit did not `earns_place` and random playouts are back)."""
     from isz.agents.network import NetworkEvaluator
     from isz.agents.planner import PLANNERS
     from isz.training.evaluation import planner_knobs
@@ -165,10 +166,19 @@ def fit_step(st, cfg, game: Game, device, seed: int, step) -> dict[str, float]:
     test = max(1, games // 5)
     with step("playout fit", games + test, "games") as bar:
         result = fit_planner(agent, game, games, test, seed, bar.update)
-    st.playout_weights = result["weights"]
     h = result["held_out"]
+    # a fit that predicts held-out moves no better than uniform play is dropped: the
+    # teacher and the record go back to random playouts until a later fit earns its place
+    st.playout_weights = result["weights"] if earns_place(h) else None
     return {"playout/nll": h["nll"], "playout/uniform_nll": h["uniform_nll"],
-            "playout/top1": h["top1"], "playout/seconds": result["seconds"]}
+            "playout/top1": h["top1"], "playout/seconds": result["seconds"],
+            "playout/used": float(st.playout_weights is not None)}
+
+
+def earns_place(held_out: dict) -> bool:
+    """Whether a fit (`judge`'s figures on held-out games) predicts the planner's moves
+    better than the random playout does: lower negative log-likelihood than uniform."""
+    return held_out["nll"] < held_out["uniform_nll"]
 
 
 def fit_checkpoint(path: str, games: int = 600, test_games: int = 100, seed: int = 0,
@@ -177,7 +187,9 @@ def fit_checkpoint(path: str, games: int = 600, test_games: int = 100, seed: int
     recorded settings, on CPU) and record it: the planner record gains ``leaf: policy``
     and ``playout_weights``, ``extra["playout_fit"]`` the fit's figures (`fit_planner`).
     A planner that plays with a fitted playout already fits the next one with it
-    (each fit is a generation of the apprentice). Returns the fit's record."""
+    (each fit is a generation of the apprentice). A fit that does not `earns_place`
+    leaves the planner record as it was (``result["used"]`` False). Returns the fit's
+    record."""
     from isz.agents.planner import load_planner
     from isz.nn.checkpoint import checkpoint_game, load_checkpoint, planner_record, update_extra
     from isz.settings.agents import GUIDED_SO_ISMCTS
@@ -193,7 +205,9 @@ def fit_checkpoint(path: str, games: int = 600, test_games: int = 100, seed: int
     agent = load_planner(path, game, device="cpu")
     result = fit_planner(agent, game, games, test_games, seed, progress)
     result["fitted_with"] = record.get("leaf", "playout")
-    update_extra(path, planner=with_playout(record, result["weights"]),
+    result["used"] = earns_place(result["held_out"])
+    update_extra(path, planner=with_playout(record, result["weights"] if result["used"]
+                                            else None),
                  playout_fit={k: v for k, v in result.items() if k != "weights"})
     return result
 
@@ -222,6 +236,10 @@ def main(argv: list[str] | None = None) -> int:
         result = fit_checkpoint(a.checkpoint, a.games, a.test_games, a.seed, bar.update)
         bar.close()
     print(json.dumps({k: v for k, v in result.items() if k != "weights"}, indent=1))
-    print(f"recorded leaf=policy and {len(result['weights'])} playout weights in "
-          f"{a.checkpoint}")
+    if result["used"]:
+        print(f"recorded leaf=policy and {len(result['weights'])} playout weights in "
+              f"{a.checkpoint}")
+    else:
+        print(f"the fit predicts held-out moves no better than uniform play; {a.checkpoint} "
+              "keeps its planner's playout")
     return 0

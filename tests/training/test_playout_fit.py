@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 import numpy as np
 import pytest
 import torch
@@ -150,14 +152,15 @@ def _checkpoint(tmp_path, record, game):
                                extra={"planner": record, "note": "kept"}))
 
 
-def test_a_checkpoint_records_its_fitted_playout_and_plays_with_it(tmp_path):
+def test_a_checkpoint_records_its_fitted_playout_and_plays_with_it(tmp_path, monkeypatch):
     game = isz.make_game("tricks", **SMALL)
     path = _checkpoint(tmp_path, {"agent": "guided_so_ismcts", "iterations": 40,
                                   "belief": "voids"}, game)
+    # 12 games are too few to beat uniform reliably: the fit is taken as earning its
+    # place here (the fit's quality: test_the_fit_recovers_a_deterministic_player)
+    monkeypatch.setattr("isz.training.playout_fit.earns_place", lambda held_out: True)
     result = fit_checkpoint(path, games=12, test_games=4, seed=0)
-    assert result["rows"] > 50 and result["fitted_with"] == "playout"
-    # recorded, not judged: 12 games are too few to beat uniform (the fit's quality:
-    # test_the_fit_recovers_a_deterministic_player)
+    assert result["rows"] > 50 and result["fitted_with"] == "playout" and result["used"]
     assert np.isfinite(result["held_out"]["nll"]) and result["held_out"]["rows"] > 10
     ckpt = load_checkpoint(path)
     record = planner_record(ckpt)
@@ -168,6 +171,42 @@ def test_a_checkpoint_records_its_fitted_playout_and_plays_with_it(tmp_path):
     np.testing.assert_array_equal(agent.playout_w, result["weights"])
     again = fit_checkpoint(path, games=4, test_games=2, seed=1)  # the next generation
     assert again["fitted_with"] == "policy"
+
+
+def test_a_fit_no_better_than_uniform_play_is_not_used(tmp_path, monkeypatch):
+    """Judged on held-out games no better than the random playout, a fit leaves the
+    checkpoint's planner as it was (and the loop's teacher back on random playouts)."""
+    from isz.training import playout_fit
+
+    assert playout_fit.earns_place({"nll": 0.7, "uniform_nll": 0.8})
+    assert not playout_fit.earns_place({"nll": 0.8, "uniform_nll": 0.8})
+    game = isz.make_game("tricks", **SMALL)
+    record = {"agent": "guided_so_ismcts", "iterations": 40, "belief": "voids"}
+    path = _checkpoint(tmp_path, record, game)
+    worse = {"nll": 1.2, "uniform_nll": 1.1, "top1": 0.3, "rows": 9}
+    monkeypatch.setattr(playout_fit, "fit_planner", lambda *a, **k: {
+        "weights": [1.0] * 24, "held_out": worse, "rows": 40, "seconds": 0.1})
+    result = fit_checkpoint(path, games=12, test_games=4, seed=0)
+    assert not result["used"] and planner_record(load_checkpoint(path)) == record
+    assert load_checkpoint(path)["extra"]["playout_fit"]["held_out"] == worse
+    cfg = SimpleNamespace(selfplay=SimpleNamespace(playout_fit_games=5))
+    st = SimpleNamespace(model=build_model(game, ModelConfig(16, 1)),
+                         playout_weights=[0.5] * 24)
+    monkeypatch.setattr("isz.training.evaluation.planner_knobs",
+                        lambda cfg: dict(record, iterations=4))
+    out = playout_fit.fit_step(st, cfg, game, torch.device("cpu"), 0, _no_bar)
+    assert st.playout_weights is None and out["playout/used"] == 0.0
+
+
+class _no_bar:
+    def __init__(self, *args):
+        pass
+
+    def __enter__(self):
+        return SimpleNamespace(update=lambda n=1: None)
+
+    def __exit__(self, *exc):
+        return False
 
 
 def test_only_a_rollout_planner_takes_a_fitted_playout(tmp_path):
@@ -203,6 +242,9 @@ def test_the_loop_fits_a_playout_each_generation_and_its_teacher_plays_it(tmp_pa
         return real(*args, **kw)
 
     monkeypatch.setattr("isz.selfplay.selfplay.teacher_search", spy)
+    # the plumbing under test; 5-game fits need not beat uniform (a fit that does not is
+    # dropped: test_a_fit_no_better_than_uniform_play_is_not_used)
+    monkeypatch.setattr("isz.training.playout_fit.earns_place", lambda held_out: True)
     cfg = _recipe_cfg(tmp_path / "run")
     cfg.game.name, cfg.game.params = "tricks", dict(SMALL)
     cfg.selfplay.games_per_iteration = cfg.selfplay.parallel_games = 4
@@ -220,7 +262,7 @@ def test_the_loop_fits_a_playout_each_generation_and_its_teacher_plays_it(tmp_pa
     assert set(seen[:8]) == {None} and set(seen[-8:]) == {tuple(gen1["playout_weights"])}
     metrics = [json.loads(line) for line in (tmp_path / "run" / "metrics.jsonl").open()]
     assert len(metrics) == 2 and all(0 < m["playout/nll"] < 10 and 0 < m["playout/top1"] <= 1
-                                     for m in metrics)
+                                     and m["playout/used"] == 1 for m in metrics)
     agent = isz.load_planner(str(ck / "last.pt"), device="cpu")
     np.testing.assert_array_equal(agent.playout_w, last["playout_weights"])
     cfg.trainer.iterations = 3  # resume: iteration 3's teacher plays the last fit
@@ -236,3 +278,27 @@ def test_a_playout_fit_needs_the_planner_teacher():
     cfg.selfplay.playout_fit_games, cfg.selfplay.teacher = 10, "so_ismcts"
     with pytest.raises(isz.IszError, match="playout_fit_games > 0 needs selfplay.teacher"):
         validate(cfg)
+
+
+def test_the_run_logs_the_exploitability_of_the_planner_it_records():
+    """The planner of the run's record — its fitted playout included — is the one whose
+    exploitability the loop logs; the raw network's figure does not depend on it."""
+    from isz.settings.training import planner_record as run_record
+    from isz.training.config import TrainConfig
+    from isz.training.evaluation import exploitability_of, planner
+    from isz.training.playout_fit import with_playout
+
+    cfg = TrainConfig()
+    cfg.game.name, cfg.search.simulations = "kuhn_poker", 40
+    cfg.trainer.exploitability_max_histories = 1000
+    game = isz.make_game("kuhn_poker")
+    torch.manual_seed(0)
+    model = build_model(game, ModelConfig(16, 1))
+    cpu = torch.device("cpu")
+    record = with_playout(run_record(cfg, "most_visits"), [6.0, -6.0])  # always pass
+    agent = planner(game, model, cfg, cpu, final="visit_distribution", record=record)
+    np.testing.assert_array_equal(agent.playout_w, [6.0, -6.0])
+    plain = exploitability_of(game, model, cfg, cpu, seed=3)
+    fitted = exploitability_of(game, model, cfg, cpu, seed=3, record=record)
+    assert plain["eval/exploitability"] != fitted["eval/exploitability"]
+    assert plain["eval/exploitability_net"] == fitted["eval/exploitability_net"]
