@@ -19,3 +19,17 @@ $PY -c "import sys, examples.goofspiel; from research.head_to_head import main; 
   --planner vm0=runs/goofspiel/checkpoints/last.pt,value_mix=0 \
   --planner vm25=runs/goofspiel/checkpoints/last.pt,value_mix=0.25 \
   --output docs/results/goofspiel/goofspiel_recipe_value_mix_t0.01.json
+# a playout fitted to the planner each generation (selfplay.playout_fit_games), training
+# seed 0, against the plain run and against so_ismcts
+for v in plain fit; do
+  n=$([ "$v" = fit ] && echo 200 || echo 0)
+  $PY scripts/train.py game.name=goofspiel game.module=examples.goofspiel experiment.name=goof_${v}_s0 \
+    selfplay.playout_fit_games=$n logger.progress=false
+  $PY scripts/evaluate.py checkpoint=runs/goof_${v}_s0/checkpoints/last.pt "agents=[planner,so_ismcts]" \
+    time_per_move=0.01 deals=1000 seed=1 workers=2 progress=false \
+    output=docs/results/goofspiel/playout_${v}_s0_vs_so_ismcts_t0.01.json
+done
+$PY -c "import sys, examples.goofspiel; from research.head_to_head import main; main(sys.argv[1:])" \
+  --game goofspiel --time 0.01 --deals 1000 --seed 5 --workers 2 \
+  --planner fit=runs/goof_fit_s0/checkpoints/last.pt --planner plain=runs/goof_plain_s0/checkpoints/last.pt \
+  --output docs/results/goofspiel/playout_fit_vs_plain_s0_t0.01.json

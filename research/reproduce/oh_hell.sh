@@ -15,7 +15,7 @@
 #   recipe: experiment=oh_hell at 40 iterations (the preset's size until it was cut to
 #     30), its ladder and matches
 #   recipe_seed1: the same at training seed 1, timed and judged on an idle machine
-#   recipe_seed2: the preset as it is (30 iterations), training seed 2, idle machine
+#   recipe_seed2: the preset at 30 iterations before its refit, training seed 2, idle machine
 #   plays: sir weighing the other seats' last 4 card plays (plays=4) against the bids
 #     alone (the preset's plays=0): trained with each at seed 2, and each network in play
 #     with and without the plays weighed; sir's pool size (candidates) in play;
@@ -30,6 +30,7 @@
 #   fitted: the plays=0 checkpoint with a playout fitted to its planner (isz-fit-playout),
 #     playout policy iteration without a network, the preset with a refit each
 #     generation (selfplay.playout_fit_games), their matches
+#   preset: the preset as it is (the refit in it), training seed 0, timed, its match
 # The speed rows of the same planners: research/reproduce/speed.sh.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -206,7 +207,8 @@ puct_rollouts() {
     output=docs/results/oh_hell/eq_oh_hell_puct_rollouts_equal_sims_256_100deals.json
 }
 
-forty="trainer.iterations=40 trainer.generation_every=8"  # the preset's earlier size
+forty="trainer.iterations=40 trainer.generation_every=8 selfplay.playout_fit_games=0"  # the
+# preset's earlier size, before its playout refit
 
 recipe() {  # experiment=oh_hell, the default recipe: its ladder and its matches at 0.02 s
   $PY scripts/train.py experiment=oh_hell $forty
@@ -254,12 +256,12 @@ recipe_seed1() {  # training seed 1 on an idle machine: wall time, matches, ladd
     progress=false output=$d/recipe_s1_vs_two_so_ismcts_t0.2_idle.json
 }
 
-recipe_seed2() {  # the preset as it is, training seed 2, on an idle machine (run alone):
-  # wall time with a cold kernel cache, the match, the value ablation, the ladder, 0.2 s
+recipe_seed2() {  # the preset before its refit, training seed 2, on an idle machine (run
+  # alone): wall time with a cold kernel cache, the match, the value ablation, the ladder, 0.2 s
   r=runs/oh_hell_s2
   d=docs/results/oh_hell
   time ISZ_CACHE_DIR=$(mktemp -d) $PY scripts/train.py experiment=oh_hell trainer.seed=2 \
-    experiment.run_dir=$r
+    selfplay.playout_fit_games=0 experiment.run_dir=$r
   ck=$r/checkpoints/last.pt
   $PY scripts/evaluate.py checkpoint=$ck "agents=[planner,so_ismcts,so_ismcts]" \
     knobs.so_ismcts.belief=voids time_per_move=0.02 deals=1000 seed=12 workers=2 \
@@ -283,6 +285,7 @@ plays() {  # sir's plays=4 (tricks' lever) on Oh Hell: the preset trained with e
   for p in 0 4; do
     r=runs/oh_hell_p${p}_s2
     time $PY scripts/train.py experiment=oh_hell trainer.seed=2 belief.knobs.plays=$p \
+      selfplay.playout_fit_games=0 \
       experiment.run_dir=$r logger.progress=false
     $PY scripts/evaluate.py checkpoint=$r/checkpoints/last.pt "agents=[planner,so_ismcts,so_ismcts]" \
       knobs.so_ismcts.belief=voids time_per_move=0.02 deals=1000 seed=12 workers=2 \
@@ -412,7 +415,7 @@ fitted() {  # the playout fitted to the planner (isz-fit-playout), playout polic
     --deals 1000 --seed 51 --baseline $so --baseline $so,leaf=tricks_learned_g1 \
     --baseline $so,leaf=tricks_learned_g2 --output $d/playout_iteration_g012_t0.02.json
   time ISZ_CACHE_DIR=$(mktemp -d) $PY scripts/train.py experiment=oh_hell \
-    selfplay.playout_fit_games=200 trainer.seed=2 experiment.run_dir=runs/oh_hell_fit_s2
+    trainer.seed=2 experiment.run_dir=runs/oh_hell_fit_s2
   $PY -m research.head_to_head --game oh_hell --time 0.02 --deals 1000 --seed 53 \
     --planner loop=runs/oh_hell_fit_s2/checkpoints/last.pt --baseline $so --baseline $so \
     --output $d/playout_loop_vs_two_so_t0.02.json
@@ -432,4 +435,13 @@ fitted() {  # the playout fitted to the planner (isz-fit-playout), playout polic
     --output docs/results/tricks/playout_fit_vs_plain_t0.01.json
 }
 
-run_sections "plain q_targets expand_after teacher variants beliefs puct_rollouts recipe recipe_seed1 recipe_seed2 plays location bids playouts fitted" "$@"
+preset() {  # the newcomer's command as it is, training seed 0, timed with a cold kernel
+  # cache; its checkpoint with no knobs against two so_ismcts at 0.02 s (run alone)
+  time ISZ_CACHE_DIR=$(mktemp -d) $PY scripts/train.py experiment=oh_hell
+  $PY -m research.head_to_head --game oh_hell --time 0.02 --deals 1000 --seed 61 \
+    --planner s0=runs/oh_hell/checkpoints/last.pt --baseline so_ismcts,belief=voids \
+    --baseline so_ismcts,belief=voids \
+    --output docs/results/oh_hell/preset_s0_vs_two_so_t0.02_s61.json
+}
+
+run_sections "plain q_targets expand_after teacher variants beliefs puct_rollouts recipe recipe_seed1 recipe_seed2 plays location bids playouts fitted preset" "$@"
