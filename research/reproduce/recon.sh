@@ -8,6 +8,8 @@
 #   candidates: rollout margins of the variants (how recon_hard was chosen)
 #   hard: training recon_hard, then each row of its planner per seat
 #   hard_recipe: recon_hard retrained with today's recipe, against so_ismcts per seat
+#   playout: recon_hard plain and with a playout refitted each generation, trained side by
+#     side; each against so_ismcts per seat, and so_ismcts's own seat scores (run alone)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 source research/reproduce/sections.sh
@@ -125,4 +127,21 @@ hard_recipe() {
     output=docs/results/recon/recon_hard_recipe_so_self_time.json
 }
 
-run_sections "train candidates hard hard_recipe" "$@"
+playout() {
+  d=docs/results/recon
+  for v in plain fit; do
+    n=$([ "$v" = fit ] && echo 200 || echo 0)
+    $PY scripts/train.py experiment=recon_hard selfplay.playout_fit_games=$n \
+      experiment.run_dir=runs/recon_$v logger.progress=false &
+  done
+  wait
+  for v in fit plain; do
+    $PY -m research.recon_eval runs/recon_$v/checkpoints/last.pt --opponent so_ismcts \
+      --deals 500 --seed 1 --seconds 0.02 --output $d/playout_${v}_vs_so_ismcts_t0.02.json
+  done
+  $PY scripts/evaluate.py game=recon game_params.slots=5 game_params.turns=15 \
+    game_params.fuel=7 "game_params.sensor=[0.6,0.3]" "agents=[so_ismcts]" deals=500 seed=1 \
+    time_per_move=0.02 workers=2 progress=false output=$d/playout_so_self_t0.02.json
+}
+
+run_sections "train candidates hard hard_recipe playout" "$@"
