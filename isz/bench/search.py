@@ -51,11 +51,12 @@ def planner_position(game: Game, seed: int = 0):
 
 
 def search_speed(game_name: str, agent_name: str, kind: str, iterations: int = 1000,
-                 reps: int = 5, seed: int = 0) -> dict:
-    """Median iterations/s of one decision of ``agent_name`` at a fixed position."""
+                 reps: int = 5, seed: int = 0, knobs: dict | None = None) -> dict:
+    """Median iterations/s of one decision of ``agent_name`` (with ``knobs``) at a fixed
+    position."""
     game = isz.make_game(game_name)
     state = position(game, kind, seed)
-    agent = isz.make_agent(agent_name, game, iterations=iterations)
+    agent = isz.make_agent(agent_name, game, iterations=iterations, **(knobs or {}))
     p = state.current_player()
     rng = np.random.default_rng(seed)
 
@@ -71,7 +72,9 @@ def search_speed(game_name: str, agent_name: str, kind: str, iterations: int = 1
         decide()
         rates.append(iterations / (time.perf_counter() - t))
     return {"bench": "search_speed", "impl": "isz", "game": game_name, "position": kind,
-            "agent": agent_name, "iterations": iterations, "metric": "iterations_per_s",
+            "agent": agent_name, **({"leaf": knobs["leaf"]} if knobs and "leaf" in knobs
+                                    else {}),
+            "iterations": iterations, "metric": "iterations_per_s",
             "value": round(statistics.median(rates)), "min": round(min(rates)),
             "max": round(max(rates))}
 
@@ -91,3 +94,19 @@ def arena_speed(game_name: str, agents: list[str], deals: int, iterations: int,
     return {"bench": "arena", "impl": "isz", "game": game_name, "agents": agents,
             "iterations": iterations, "deals": deals, "games": d["games"],
             "metric": "games_per_s", "value": round(d["games_per_s"], 2)}
+
+
+def leaf_rows(games: list[tuple[str, str]], iterations: int, reps: int) -> list[dict]:
+    """so_ismcts with the random playout (``leaf=playout``) and with a fitted playout
+    (``leaf=policy``: the game's move features scored at every move of the playout) at
+    the same position, side by side: what a fitted playout costs an iteration. The
+    weights are small and fixed; the cost does not depend on their values."""
+    from isz.search.playout import num_playout_weights
+
+    rows = []
+    for game_name, kind in games:
+        f = num_playout_weights(isz.make_game(game_name))
+        for knobs in ({"leaf": "playout"}, {"leaf": "policy", "playout_weights": [0.1] * f}):
+            rows.append(search_speed(game_name, "so_ismcts", kind, iterations, reps,
+                                     knobs=knobs))
+    return rows

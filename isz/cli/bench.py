@@ -4,6 +4,7 @@ one measurement per line (the measurements: `isz.bench`).
     isz-bench                                     # everything
     isz-bench --only search --games tricks --agents so_ismcts
     isz-bench --only distributed                  # in-process loop vs 1, 2, 4.. Ray actors
+    isz-bench --only leaf                         # the random playout vs a fitted one
 
 Rows carry ``{"bench", "game", "agent", "metric", "value", ...}``. Speed
 depends on the machine and its load: compare rows measured in the same run
@@ -16,7 +17,7 @@ import argparse
 import json
 import os
 
-from isz.bench.search import arena_speed, search_speed
+from isz.bench.search import arena_speed, leaf_rows, search_speed
 
 SEARCH_POSITIONS = [
     ("tricks", "first decision"),
@@ -26,6 +27,8 @@ SEARCH_POSITIONS = [
     ("recon", "first decision"),
 ]
 AGENTS = ["so_ismcts", "mo_ismcts", "pimc", "cheat_uct", "puct_ismcts"]  # puct_ismcts: rollouts
+LEAF_POSITIONS = [("tricks", "first decision"), ("oh_hell", "first card play"),
+                  ("recon", "first decision")]  # recon: no move features, action ids
 
 
 def planner_rows(games: list[str], lanes: str, device: str, expand_after: str = "1",
@@ -54,9 +57,9 @@ def planner_rows(games: list[str], lanes: str, device: str, expand_after: str = 
 def main(argv=None) -> int:
     """The ``isz-bench`` console command: every section asked for, one JSON line a row."""
     ap = argparse.ArgumentParser(description="isz benchmarks: JSON lines on stdout")
-    ap.add_argument("--only", default="search,arena,belief,selfplay,planner,nn",
-                    help="comma list of sections: search, arena, belief, selfplay, planner, "
-                         "nn, distributed (not in the default: it trains for minutes)")
+    ap.add_argument("--only", default="search,leaf,arena,belief,selfplay,planner,nn",
+                    help="comma list of sections: search, leaf, arena, belief, selfplay, "
+                         "planner, nn, distributed (not in the default: it trains for minutes)")
     ap.add_argument("--planner-games", default="tricks,oh_hell")
     ap.add_argument("--planner-lanes", default="1,16",
                     help="lanes of the single-decision planner rows (1 = before batching)")
@@ -103,6 +106,10 @@ def main(argv=None) -> int:
             if game in games:
                 for agent in a.agents.split(","):
                     emit(search_speed(game, agent, kind, a.iterations, a.reps))
+    if "leaf" in sections:
+        for row in leaf_rows([p for p in LEAF_POSITIONS if p[0] in games], a.iterations,
+                             a.reps):
+            emit(row)
     if "arena" in sections:
         emit(arena_speed("tricks", ["so_ismcts", "pimc"], a.deals, a.iterations))
         emit(arena_speed("tricks", ["random", "random"], 50 * a.deals, 1))

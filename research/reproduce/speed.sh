@@ -9,6 +9,7 @@
 #   planner: one planner decision by lanes; lanes: strength with and without lanes
 #   expand_after, child_index, planner_modes: planner variants' rows
 #   beliefs: belief sampling rows
+#   leaf: so_ismcts with the random and with a fitted playout (leaf=policy), side by side
 #   kernel_refactor: the compiled kernels before and after their rewrite, alternately
 #   openspiel: matches against OpenSpiel's C++ ISMCTS bot
 set -euo pipefail
@@ -133,5 +134,10 @@ PYEOF
     output=docs/results/speed/openspiel_leduc_planner_10ms_os37ms.json
 }
 
-run_sections "search planner lanes expand_after child_index beliefs planner_modes \
+leaf() {  # the random playout against a fitted one (leaf=policy), one run
+  $PY scripts/bench.py --only leaf,search --agents so_ismcts --games tricks,oh_hell,recon \
+    > docs/results/speed/bench_leaf.jsonl
+}
+
+run_sections "search planner lanes expand_after child_index beliefs planner_modes leaf \
 kernel_refactor openspiel" "$@"
