@@ -30,7 +30,7 @@
 #   fitted: the plays=0 checkpoint with a playout fitted to its planner (isz-fit-playout),
 #     playout policy iteration without a network, the preset with a refit each
 #     generation (selfplay.playout_fit_games), their matches
-#   preset: the preset as it is (the refit in it), training seed 0, timed, its match
+#   preset: the preset as it is (the refit in it), training seeds 0 and 1, timed, matches
 # The speed rows of the same planners: research/reproduce/speed.sh.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -436,12 +436,18 @@ fitted() {  # the playout fitted to the planner (isz-fit-playout), playout polic
 }
 
 preset() {  # the newcomer's command as it is, training seed 0, timed with a cold kernel
-  # cache; its checkpoint with no knobs against two so_ismcts at 0.02 s (run alone)
+  # cache, then training seed 1; each checkpoint with no knobs against two so_ismcts at
+  # 0.02 s on its own deals (run alone)
   time ISZ_CACHE_DIR=$(mktemp -d) $PY scripts/train.py experiment=oh_hell
   $PY -m research.head_to_head --game oh_hell --time 0.02 --deals 1000 --seed 61 \
     --planner s0=runs/oh_hell/checkpoints/last.pt --baseline so_ismcts,belief=voids \
     --baseline so_ismcts,belief=voids \
     --output docs/results/oh_hell/preset_s0_vs_two_so_t0.02_s61.json
+  time $PY scripts/train.py experiment=oh_hell trainer.seed=1 experiment.run_dir=runs/oh_hell_s1
+  $PY -m research.head_to_head --game oh_hell --time 0.02 --deals 1000 --seed 63 \
+    --planner s1=runs/oh_hell_s1/checkpoints/last.pt --baseline so_ismcts,belief=voids \
+    --baseline so_ismcts,belief=voids \
+    --output docs/results/oh_hell/preset_s1_vs_two_so_t0.02_s63.json
 }
 
 run_sections "plain q_targets expand_after teacher variants beliefs puct_rollouts recipe recipe_seed1 recipe_seed2 plays location bids playouts fitted preset" "$@"
