@@ -443,6 +443,10 @@ preset() {  # the newcomer's command as it is, training seed 0, timed with a col
     --planner s0=runs/oh_hell/checkpoints/last.pt --baseline so_ismcts,belief=voids \
     --baseline so_ismcts,belief=voids \
     --output docs/results/oh_hell/preset_s0_vs_two_so_t0.02_s61.json
+  $PY -m research.head_to_head --game oh_hell --time 0.2 --deals 120 --seed 65 \
+    --planner s0=runs/oh_hell/checkpoints/last.pt --baseline so_ismcts,belief=voids \
+    --baseline so_ismcts,belief=voids \
+    --output docs/results/oh_hell/preset_s0_vs_two_so_t0.2_s65.json
   time $PY scripts/train.py experiment=oh_hell trainer.seed=1 experiment.run_dir=runs/oh_hell_s1
   $PY -m research.head_to_head --game oh_hell --time 0.02 --deals 1000 --seed 63 \
     --planner s1=runs/oh_hell_s1/checkpoints/last.pt --baseline so_ismcts,belief=voids \
