@@ -155,13 +155,10 @@ def fit_step(st, cfg, game: Game, device, seed: int, step) -> dict[str, float]:
     fifth more judge the fit, and ``st.playout_weights`` becomes the new fit. Scalars
     ``playout/nll``, ``playout/uniform_nll``, ``playout/top1``, ``playout/seconds``,
     ``playout/used`` (0 where the fit did not `earns_place` and random playouts are back)."""
-    from isz.agents.network import NetworkEvaluator
-    from isz.agents.planner import PLANNERS
-    from isz.training.evaluation import planner_knobs
+    from isz.training.evaluation import planner, planner_knobs
 
-    knobs = with_playout(planner_knobs(cfg), st.playout_weights)
-    agent = PLANNERS[knobs.pop("agent")](game, evaluator=NetworkEvaluator(st.model, device),
-                                         **knobs)
+    agent = planner(game, st.model, cfg, device,
+                    record=with_playout(planner_knobs(cfg), st.playout_weights))
     games = cfg.selfplay.playout_fit_games
     test = max(1, games // 5)
     with step("playout fit", games + test, "games") as bar:

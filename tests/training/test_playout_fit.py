@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import partial
 from types import SimpleNamespace
 
 import numpy as np
@@ -13,6 +14,7 @@ from isz.agents.base import Agent
 from isz.games.kernel import Kernel
 from isz.nn import ModelConfig, build_model, save_checkpoint
 from isz.nn.checkpoint import load_checkpoint, planner_record
+from isz.progress import Progress
 from isz.rng import new_rng
 from isz.search.playout import (
     Scratch,
@@ -193,20 +195,11 @@ def test_a_fit_no_better_than_uniform_play_is_not_used(tmp_path, monkeypatch):
     st = SimpleNamespace(model=build_model(game, ModelConfig(16, 1)),
                          playout_weights=[0.5] * 24)
     monkeypatch.setattr("isz.training.evaluation.planner_knobs",
-                        lambda cfg: dict(record, iterations=4))
-    out = playout_fit.fit_step(st, cfg, game, torch.device("cpu"), 0, _no_bar)
+                        lambda cfg, final="most_visits": dict(record, iterations=4,
+                                                              final=final))
+    quiet = partial(Progress, enabled=False)
+    out = playout_fit.fit_step(st, cfg, game, torch.device("cpu"), 0, quiet)
     assert st.playout_weights is None and out["playout/used"] == 0.0
-
-
-class _no_bar:
-    def __init__(self, *args):
-        pass
-
-    def __enter__(self):
-        return SimpleNamespace(update=lambda n=1: None)
-
-    def __exit__(self, *exc):
-        return False
 
 
 def test_only_a_rollout_planner_takes_a_fitted_playout(tmp_path):
