@@ -72,9 +72,7 @@ def search_speed(game_name: str, agent_name: str, kind: str, iterations: int = 1
         decide()
         rates.append(iterations / (time.perf_counter() - t))
     return {"bench": "search_speed", "impl": "isz", "game": game_name, "position": kind,
-            "agent": agent_name, **({"leaf": knobs["leaf"]} if knobs and "leaf" in knobs
-                                    else {}),
-            "iterations": iterations, "metric": "iterations_per_s",
+            "agent": agent_name, "iterations": iterations, "metric": "iterations_per_s",
             "value": round(statistics.median(rates)), "min": round(min(rates)),
             "max": round(max(rates))}
 
@@ -107,6 +105,6 @@ def leaf_rows(games: list[tuple[str, str]], iterations: int, reps: int) -> list[
     for game_name, kind in games:
         f = num_playout_weights(isz.make_game(game_name))
         for knobs in ({"leaf": "playout"}, {"leaf": "policy", "playout_weights": [0.1] * f}):
-            rows.append(search_speed(game_name, "so_ismcts", kind, iterations, reps,
-                                     knobs=knobs))
+            row = search_speed(game_name, "so_ismcts", kind, iterations, reps, knobs=knobs)
+            rows.append({**row, "leaf": knobs["leaf"]})
     return rows
