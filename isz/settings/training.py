@@ -121,10 +121,8 @@ PLAYOUT_FIT_GAMES = Setting(
     "(trainer.generation_every, and the last iteration) the planner plays this many games "
     "against itself and a fast playout policy is fitted to its moves "
     "(isz.training.playout_fit); the teacher searches with it from then on and the run "
-    "records it (leaf=policy); a fit no better than uniform play on held-out games is "
-    "dropped (random playouts until a later fit is better); 0: off, random playouts "
-    "(200 in experiment=oh_hell: it pays on Oh Hell, not on tricks, Goofspiel or Recon)",
-    lo=0)
+    "records it (leaf=policy) unless it predicts held-out moves no better than uniform "
+    "play; 0: off, random playouts", lo=0)
 SELFPLAY = Group("selfplay", "Self-play: games, actors, value targets, teacher", [
     PARALLEL_GAMES,
     Setting("games_per_iteration", int, 256, "games played per training iteration", lo=1),
