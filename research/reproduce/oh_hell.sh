@@ -452,6 +452,12 @@ preset() {  # the newcomer's command as it is, training seed 0, timed with a col
     --planner s1=runs/oh_hell_s1/checkpoints/last.pt --baseline so_ismcts,belief=voids \
     --baseline so_ismcts,belief=voids \
     --output docs/results/oh_hell/preset_s1_vs_two_so_t0.02_s63.json
+  # seed 0's checkpoint against the earlier best (the `teacher` part trains it)
+  $PY -m research.head_to_head --game oh_hell --time 0.02 --deals 1000 --seed 81 \
+    --planner preset=runs/oh_hell/checkpoints/last.pt \
+    --planner "teacher_long=$long,agent=guided_so_ismcts,belief={\"name\":\"sir\",\"plays\":0}" \
+    --baseline so_ismcts,belief=voids \
+    --output docs/results/oh_hell/preset_s0_vs_teacher_long_t0.02_s81.json
 }
 
 run_sections "plain q_targets expand_after teacher variants beliefs puct_rollouts recipe recipe_seed1 recipe_seed2 plays location bids playouts fitted preset" "$@"
