@@ -38,7 +38,9 @@ run without per-node Python objects:
     ``num_action_features`` numbers, scored by weights ``w`` (float64[F]); linear in
     ``w`` (a fit reads φ through unit vectors). A learned playout (search leaf
     ``policy``) plays move ``a`` with probability ∝ exp(score). Without it a move is
-    described by its action id alone (F = ``num_actions``, ``φ`` one-hot).
+    described by its action id alone (F = ``num_actions``, ``φ`` one-hot). Features
+    are only ever appended; ``earlier_action_features`` lists the F of earlier
+    versions, whose fitted weights still play (the later features at weight 0).
 ``info_key(s, params, player) -> int`` (optional)
     A cheap integer that tells apart ``player``'s information states among
     worlds sharing one public history (e.g. the player's hand as a bitmask).
@@ -70,6 +72,7 @@ class Kernel:
     info_key: Any = None
     action_score: Any = None
     num_action_features: int = 0
+    earlier_action_features: tuple[int, ...] = ()
 
     def __post_init__(self):
         # A plain Python function would only fail later, inside a compiled search,
@@ -80,7 +83,7 @@ class Kernel:
                            f"action_score={self.action_score!r}")
         for f in fields(self):
             fn = getattr(self, f.name)
-            if f.name == "num_action_features" or (
+            if f.name in ("num_action_features", "earlier_action_features") or (
                     fn is None and f.name in ("info_key", "action_score")):
                 continue
             if not is_jitted(fn):

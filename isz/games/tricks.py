@@ -82,7 +82,7 @@ RANK_CHARS_13 = "23456789TJQKA"
 
 KERNEL = Kernel(K._current_player, K._legal_actions, K._chance_outcomes, K._apply_action,
                 K._returns, K._observe, K._info_tensor, K._redeterminize, K._info_key,
-                TF.action_score, TF.F)
+                TF.action_score, TF.F, (TF.F_OLD,))
 
 
 def _check_bool(what: str, value) -> bool:

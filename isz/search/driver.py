@@ -99,11 +99,15 @@ def uct_search(game: Game, state: np.ndarray, me: int, budget: Budget, *, c: flo
 
 def playout_w(game: Game, weights) -> np.ndarray:
     """float64[F]: the ``policy`` leaf's weights for ``game`` (None: zeros); a list of
-    another length is refused naming F."""
+    another length is refused naming F, but for one of the game's earlier feature counts
+    (`Kernel.earlier_action_features`: a fit from before features were appended) the
+    later features read weight 0."""
     f = num_playout_weights(game)
     if weights is None:
         return np.zeros(f)
     w = np.asarray(weights, dtype=np.float64)
+    if w.ndim == 1 and w.size in game.kernel.earlier_action_features:
+        w = np.concatenate([w, np.zeros(f - w.size)])
     if w.shape != (f,) or not np.all(np.isfinite(w)):
         raise IszError(f"playout_weights must be {f} finite numbers for game "
                        f"{game.label!r} (its move features), got {w.size}")

@@ -30,7 +30,10 @@
 #   fitted: the plays=0 checkpoint with a playout fitted to its planner (isz-fit-playout),
 #     playout policy iteration without a network, the preset with a refit each
 #     generation (selfplay.playout_fit_games), their matches
-#   preset: the preset as it is (the refit in it), training seeds 0 and 1, timed, matches
+#   preset: the preset with the refit, before the hand block, training seeds 0 and 1,
+#     timed, matches (and seed 0 against teacher_long)
+#   hand_block: the trick features' hand block, fitted beside the first 24; the preset
+#     retrained with it, its match
 # The speed rows of the same planners: research/reproduce/speed.sh.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -460,4 +463,22 @@ preset() {  # the newcomer's command as it is, training seed 0, timed with a col
     --output docs/results/oh_hell/preset_s0_vs_teacher_long_t0.02_s81.json
 }
 
-run_sections "plain q_targets expand_after teacher variants beliefs puct_rollouts recipe recipe_seed1 recipe_seed2 plays location bids playouts fitted preset" "$@"
+hand_block() {  # the trick features' hand block (24 more move features): fits of the
+  # first 24 and of all 48 on the same games of the seed-0 preset's planner, the two at
+  # one table; then the preset retrained with it (its refits fit all 48)
+  d=docs/results/oh_hell
+  mkdir -p runs/playouts
+  $PY -m research.playouts.features runs/oh_hell/checkpoints/last.pt --games 500 \
+    --test-games 150 --seed 11 --output runs/playouts/features_s0.json
+  w() { $PY -c "import json, sys; print(json.dumps(json.load(open(sys.argv[1]))[sys.argv[2]]['weights']).replace(' ', ''))" runs/playouts/features_s0.json "$1"; }
+  $PY -m research.head_to_head --game oh_hell --time 0.02 --deals 600 --seed 71 \
+    --planner "f24=runs/oh_hell/checkpoints/last.pt,playout_weights=$(w old)" \
+    --planner "f48=runs/oh_hell/checkpoints/last.pt,playout_weights=$(w all)" \
+    --baseline so_ismcts,belief=voids --output $d/playout_hand_block_t0.02_s71.json
+  time $PY scripts/train.py experiment=oh_hell experiment.run_dir=runs/oh_hell_f48
+  $PY -m research.head_to_head --game oh_hell --time 0.02 --deals 1000 --seed 83 \
+    --planner f48=runs/oh_hell_f48/checkpoints/last.pt --baseline so_ismcts,belief=voids \
+    --baseline so_ismcts,belief=voids --output $d/preset_f48_s0_vs_two_so_t0.02_s83.json
+}
+
+run_sections "plain q_targets expand_after teacher variants beliefs puct_rollouts recipe recipe_seed1 recipe_seed2 plays location bids playouts fitted preset hand_block" "$@"

@@ -151,3 +151,31 @@ def test_learned_leaf_decides_from_the_view(tmp_path):
             learned.make_learned_leaf(game.kernel, (1.0,))
     finally:
         playout.LEAVES.pop(learned.NAME, None)
+
+
+def test_features_tool_fits_both_feature_sets_on_the_same_games(tmp_path):
+    """`research.playouts.features`: the same held-out rows judge a fit of the first 24
+    features and of all 48; the card-choice rows are card plays with a choice; the
+    weights written are what a seat knob takes (a refit of 24 plays as padded)."""
+    import torch
+
+    from isz.nn import ModelConfig, build_model, save_checkpoint
+    from research.playouts.features import main
+
+    game = isz.make_game("tricks", players=3, suits=3, ranks=4, hand_size=3, trump="card",
+                         bidding=True, dealer="chance", hook=True)
+    torch.manual_seed(0)
+    cfg = ModelConfig(width=8, depth=1)
+    ck = save_checkpoint(tmp_path / "c.pt", model=build_model(game, cfg), game=game,
+                         model_cfg=cfg, extra={"planner": {"agent": "guided_so_ismcts",
+                                                           "iterations": 30,
+                                                           "belief": "voids"}})
+    out = main([str(ck), "--games", "8", "--test-games", "4", "--seed", "3",
+                "--output", str(tmp_path / "f.json")])
+    old, full = out["old"], out["all"]
+    assert (len(old["weights"]), len(full["weights"])) == (24, 48)
+    assert old["held_out"]["rows"] == full["held_out"]["rows"] > 20
+    choices = full["held_out_card_choices"]
+    assert 0 < choices["rows"] < full["held_out"]["rows"] and choices["uniform_top1"] <= 0.5
+    for w in (old["weights"], full["weights"]):
+        isz.make_agent("so_ismcts", game, leaf="policy", playout_weights=w)

@@ -11,6 +11,7 @@ import torch
 
 import isz
 from isz.agents.base import Agent
+from isz.games import tricks_kernel as K
 from isz.games.kernel import Kernel
 from isz.nn import ModelConfig, build_model, save_checkpoint
 from isz.nn.checkpoint import load_checkpoint, planner_record
@@ -46,12 +47,74 @@ def test_trick_features_are_the_score_read_through_unit_vectors(steps):
     rng = np.random.default_rng(steps)
     state = after_decisions(game, steps, rng)
     la, feats = _features(game, state)
-    assert feats.shape == (len(la), 24)
+    assert feats.shape == (len(la), 48)
     score = make_action_score(game.kernel)
     for _ in range(3):
-        w = rng.normal(size=24)
+        w = rng.normal(size=48)
         got = [score(state.data, game.kparams, state.current_player(), a, w) for a in la]
         np.testing.assert_allclose(got, feats @ w, rtol=1e-12, atol=1e-12)
+
+
+def _hand_block(game, state):
+    """The trick features' hand block (`isz.games.tricks_features`, 3 × 8 numbers a
+    card) written from the rules, card by card: float64[n, 24] for the legal cards."""
+    s, kp, p = state.data, game.kparams, state.current_player()
+    r, nplayers = kp[K.K_R], kp[K.K_P]
+    hand = [c for c in range(kp[K.K_C]) if s[K.HAND + p] >> c & 1]
+    others = [c for q in range(nplayers) if q != p for c in range(kp[K.K_C])
+              if s[K.HAND + q] >> c & 1]
+    lead = s[K.POS] == 0
+    led = None if lead else s[K.PLAYS + s[K.NPLAYED] - s[K.POS]] // r
+    need, left = s[K.BID + p] - s[K.WON + p], kp[K.K_H] - s[K.TRICK]
+    bidding = kp[K.K_BIDDING] != 0
+    rows = []
+    for c in state.legal_actions():
+        same = [d for d in hand if d // r == c // r]
+        boss = not any(d // r == c // r and d > c for d in others)
+        length = len(same) / len(hand)
+        rank = (c % r) / (r - 1)
+        urgency = need / left if bidding and need > 0 else 0.0
+        block = [boss, length, c == max(same), 0.0 if lead or c // r == led else rank,
+                 lead * length, lead * boss, lead * (c == min(same)), rank * urgency]
+        third = 0 if not bidding or need > 0 else (1 if need == 0 else 2)
+        row = np.zeros(24)
+        row[8 * third:8 * third + 8] = block
+        rows.append(row)
+    return np.array(rows)
+
+
+@pytest.mark.parametrize("name", ["oh_hell", "tricks"])
+def test_the_hand_block_is_the_rules(name):
+    """Features 24..47 of card plays against a reference written from the rules, at
+    random depths of random deals: with bids every third is met, without only the first."""
+    game = isz.make_game(name)
+    rng, thirds = np.random.default_rng(7), set()
+    bids = game.num_players if name == "oh_hell" else 0
+    for _ in range(40):
+        steps = bids + int(rng.integers(0, game.kparams[K.K_H] * game.num_players))
+        state = after_decisions(game, steps, rng)
+        assert state.data[K.PHASE] == K.PH_PLAY
+        _, feats = _features(game, state)
+        want = _hand_block(game, state)
+        np.testing.assert_allclose(feats[:, 24:], want, atol=1e-12)
+        thirds |= {i // 8 for i in np.flatnonzero(np.abs(want).sum(0))}
+    assert thirds == ({0, 1, 2} if bids else {0})
+
+
+def test_weights_fitted_before_the_hand_block_still_play():
+    """A fit of the first 24 features (checkpoints before the hand block) plays as the
+    same weights with 24 zeros after them."""
+    game = isz.make_game("oh_hell")
+    w = list(np.random.default_rng(5).normal(size=24))
+    short = isz.make_agent("so_ismcts", game, iterations=200, belief="voids", leaf="policy",
+                           playout_weights=w)
+    padded = isz.make_agent("so_ismcts", game, iterations=200, belief="voids",
+                            leaf="policy", playout_weights=w + [0.0] * 24)
+    np.testing.assert_array_equal(short.playout_w, padded.playout_w)
+    state = after_decisions(game, 6, np.random.default_rng(1))
+    view = state.view(state.current_player())
+    np.testing.assert_array_equal(short.policy(view, np.random.default_rng(2)),
+                                  padded.policy(view, np.random.default_rng(2)))
 
 
 def test_a_game_without_features_describes_a_move_by_its_id():
@@ -121,7 +184,7 @@ def test_the_policy_leaf_decides_from_the_view():
     """Twin deals with one view: so_ismcts and guided_so_ismcts with fitted-looking
     weights give the same policy (the leaf reads only the worlds of the belief)."""
     game = isz.make_game("oh_hell")
-    w = list(np.random.default_rng(3).normal(size=24))
+    w = list(np.random.default_rng(3).normal(size=48))
     for name in ("so_ismcts", "guided_so_ismcts"):
         agent = isz.make_agent(name, game, iterations=300, belief="voids", leaf="policy",
                                playout_weights=w)
@@ -133,9 +196,11 @@ def test_the_policy_leaf_decides_from_the_view():
 
 def test_bad_weights_are_named():
     game = isz.make_game("oh_hell")
-    with pytest.raises(isz.IszError, match="playout_weights must be 24 finite numbers for "
-                                           "game 'oh_hell'.*got 3"):
-        isz.make_agent("so_ismcts", game, leaf="policy", playout_weights=[1, 2, 3])
+    with pytest.raises(isz.IszError, match="playout_weights must be 48 finite numbers for "
+                                           "game 'oh_hell'.*got 49"):
+        isz.make_agent("so_ismcts", game, leaf="policy", playout_weights=[1.0] * 49)
+    with pytest.raises(isz.IszError, match="must be 48 finite numbers.*got 23"):
+        isz.make_agent("so_ismcts", game, leaf="policy", playout_weights=[1.0] * 23)
     with pytest.raises(isz.IszError, match="playout_weights needs leaf=policy"):
         isz.make_agent("so_ismcts", game, playout_weights=[0.0] * 24)
     with pytest.raises(isz.IszError, match="playout_weights must be a list of finite numbers"):
@@ -249,7 +314,7 @@ def test_the_loop_fits_a_playout_each_generation_and_its_teacher_plays_it(tmp_pa
     gen1 = planner_record(load_checkpoint(ck / "gen-000001.pt"))
     last = planner_record(load_checkpoint(ck / "last.pt"))
     assert gen1["leaf"] == last["leaf"] == "policy"
-    assert len(gen1["playout_weights"]) == 24 and gen1["playout_weights"] != \
+    assert len(gen1["playout_weights"]) == 48 and gen1["playout_weights"] != \
         last["playout_weights"]
     # iteration 1's teacher played random playouts, iteration 2's the first fit
     assert set(seen[:8]) == {None} and set(seen[-8:]) == {tuple(gen1["playout_weights"])}
