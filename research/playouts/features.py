@@ -26,6 +26,7 @@ import numpy as np
 
 from isz.agents.planner import load_planner
 from isz.fs import write_json_atomic
+from isz.games.tricks_features import F_CARD, F_OLD
 from isz.nn.checkpoint import checkpoint_game, load_checkpoint
 from isz.progress import Progress
 from isz.search.playout import num_playout_weights
@@ -37,9 +38,11 @@ def prefix(rows: MoveRows, k: int) -> MoveRows:
     return MoveRows(np.ascontiguousarray(rows.feats[:, :, :k]), rows.mask, rows.target)
 
 
-def choices(rows: MoveRows, bid_features: slice) -> MoveRows:
-    """The card plays with more than one legal move (no bid feature set)."""
-    keep = (rows.mask.sum(1) > 1) & (np.abs(rows.feats[:, :, bid_features]).sum((1, 2)) == 0)
+def choices(rows: MoveRows) -> MoveRows:
+    """The card plays with more than one legal move (no bid feature set: the trick
+    features ``F_CARD:F_OLD``)."""
+    bids = np.abs(rows.feats[:, :, F_CARD:F_OLD]).sum((1, 2))
+    keep = (rows.mask.sum(1) > 1) & (bids == 0)
     return MoveRows(rows.feats[keep], rows.mask[keep], rows.target[keep])
 
 
@@ -57,8 +60,7 @@ def compare(path: str, games: int, test_games: int, seed: int, old: int) -> dict
         w = fit(prefix(train, k))
         out[name] = {"features": k, "weights": [round(float(x), 6) for x in w],
                      "held_out": judge(prefix(test, k), w),
-                     "held_out_card_choices": judge(choices(prefix(test, k),
-                                                            slice(20, 24)), w)}
+                     "held_out_card_choices": judge(choices(prefix(test, k)), w)}
     return out
 
 
@@ -68,7 +70,7 @@ def main(argv: list[str] | None = None) -> dict:
     ap.add_argument("--games", type=int, default=500)
     ap.add_argument("--test-games", type=int, default=150)
     ap.add_argument("--seed", type=int, default=11)
-    ap.add_argument("--old", type=int, default=24, help="the earlier feature count")
+    ap.add_argument("--old", type=int, default=F_OLD, help="the earlier feature count")
     ap.add_argument("--output", required=True)
     a = ap.parse_args(argv)
     result = compare(a.checkpoint, a.games, a.test_games, a.seed, a.old)
