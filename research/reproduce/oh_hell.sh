@@ -34,6 +34,9 @@
 #     timed, matches (and seed 0 against teacher_long)
 #   hand_block: the trick features' hand block, fitted beside the first 24; the preset
 #     retrained with it, its match
+#   preset_f48: the preset as it is (48 move features) at training seed 1, timed, its
+#     match; the 24- and 48-feature checkpoints of training seed 0 at one table; the
+#     ladders of both 48-feature runs
 # The speed rows of the same planners: research/reproduce/speed.sh.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -481,4 +484,25 @@ hand_block() {  # the trick features' hand block (24 more move features): fits o
     --baseline so_ismcts,belief=voids --output $d/preset_f48_s0_vs_two_so_t0.02_s83.json
 }
 
-run_sections "plain q_targets expand_after teacher variants beliefs puct_rollouts recipe recipe_seed1 recipe_seed2 plays location bids playouts fitted preset hand_block" "$@"
+preset_f48() {  # the preset as it is (48 move features): training seed 1 timed with a cold
+  # kernel cache, its match; seed 0's two presets (parts preset, hand_block) at one table;
+  # the ladder of each 48-feature run (run alone)
+  d=docs/results/oh_hell
+  time ISZ_CACHE_DIR=$(mktemp -d) $PY scripts/train.py experiment=oh_hell trainer.seed=1 \
+    experiment.run_dir=runs/oh_hell_f48_s1
+  $PY -m research.head_to_head --game oh_hell --time 0.02 --deals 1000 --seed 85 \
+    --planner f48s1=runs/oh_hell_f48_s1/checkpoints/last.pt --baseline so_ismcts,belief=voids \
+    --baseline so_ismcts,belief=voids --output $d/preset_f48_s1_vs_two_so_t0.02_s85.json
+  $PY -m research.head_to_head --game oh_hell --time 0.02 --deals 1000 --seed 87 \
+    --planner f24=runs/oh_hell/checkpoints/last.pt --planner f48=runs/oh_hell_f48/checkpoints/last.pt \
+    --baseline so_ismcts,belief=voids --output $d/preset_f24_vs_f48_s0_t0.02_s87.json
+  for s in s0 s1; do
+    r=runs/oh_hell_f48; [ $s = s1 ] && r=runs/oh_hell_f48_s1
+    $PY scripts/ladder.py $r --checkpoints gen --baselines so_ismcts --older 0 --time 0.02 \
+      --deals 300 --seed 1 --workers 2 --quiet
+    cp $r/ladder/ladder.json $d/preset_f48_${s}_ladder.json
+    cp $r/ladder/ladder.png $d/preset_f48_${s}_ladder.png
+  done
+}
+
+run_sections "plain q_targets expand_after teacher variants beliefs puct_rollouts recipe recipe_seed1 recipe_seed2 plays location bids playouts fitted preset hand_block preset_f48" "$@"
