@@ -35,8 +35,8 @@
 #   hand_block: the trick features' hand block, fitted beside the first 24; the preset
 #     retrained with it, its match
 #   preset_f48: the preset as it is (48 move features) at training seed 1, timed, its
-#     match; the 24- and 48-feature checkpoints of training seed 0 at one table; the
-#     ladders of both 48-feature runs
+#     match; the 24- and 48-feature checkpoints of training seed 0 at one table; seed
+#     0's at 0.2 s; the ladders of both 48-feature runs
 # The speed rows of the same planners: research/reproduce/speed.sh.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -496,6 +496,9 @@ preset_f48() {  # the preset as it is (48 move features): training seed 1 timed 
   $PY -m research.head_to_head --game oh_hell --time 0.02 --deals 1000 --seed 87 \
     --planner f24=runs/oh_hell/checkpoints/last.pt --planner f48=runs/oh_hell_f48/checkpoints/last.pt \
     --baseline so_ismcts,belief=voids --output $d/preset_f24_vs_f48_s0_t0.02_s87.json
+  $PY -m research.head_to_head --game oh_hell --time 0.2 --deals 120 --seed 65 \
+    --planner f48s0=runs/oh_hell_f48/checkpoints/last.pt --baseline so_ismcts,belief=voids \
+    --baseline so_ismcts,belief=voids --output $d/preset_f48_s0_vs_two_so_t0.2_s65.json
   for s in s0 s1; do
     r=runs/oh_hell_f48; [ $s = s1 ] && r=runs/oh_hell_f48_s1
     $PY scripts/ladder.py $r --checkpoints gen --baselines so_ismcts --older 0 --time 0.02 \
