@@ -48,6 +48,14 @@ q="$three knobs.planner.value_view=own workers=2 seed=1 progress=false"
 t="$three workers=2 seed=1 progress=false"
 long=runs/oh_hell_teacher_long/checkpoints/last.pt
 
+ladder_to_docs() {  # ladder_to_docs RUN NAME DEALS: RUN's generations, each with its predecessor and
+  # so_ismcts at 0.02 s a move, DEALS a table; its JSON and chart into the docs as NAME_ladder
+  $PY scripts/ladder.py "$1" --checkpoints gen --baselines so_ismcts --older 0 --time 0.02 \
+    --deals "$3" --seed 1 --workers 2 --quiet
+  cp "$1/ladder/ladder.json" "docs/results/oh_hell/$2_ladder.json"
+  cp "$1/ladder/ladder.png" "docs/results/oh_hell/$2_ladder.png"
+}
+
 plain() {  # experiment=oh_hell_alphazero: value targets are the final return
   $PY scripts/train.py experiment=oh_hell_alphazero
   ck=runs/oh_hell_alphazero/checkpoints/last.pt
@@ -253,9 +261,7 @@ recipe_seed1() {  # training seed 1 on an idle machine: wall time, matches, ladd
   $PY scripts/evaluate.py checkpoint=$r/checkpoints/last.pt "agents=[planner,so_ismcts,so_ismcts]" \
     knobs.so_ismcts.belief=voids time_per_move=0.02 deals=1000 seed=12 workers=2 \
     progress=false output=$d/recipe_s1_vs_two_so_ismcts_t0.02_idle.json
-  $PY scripts/ladder.py $r --checkpoints gen --baselines so_ismcts --older 0 --time 0.02 \
-    --deals 100 --seed 1 --workers 2 --quiet
-  cp $r/ladder/ladder.json $d/recipe_s1_ladder.json; cp $r/ladder/ladder.png $d/recipe_s1_ladder.png
+  ladder_to_docs $r recipe_s1 100
   # (recipe_s1_..._idle_dense_sir.json: the first match above at commit e4264d7)
   $PY scripts/evaluate.py checkpoint=$r/checkpoints/last.pt "agents=[planner,so_ismcts,so_ismcts]" \
     knobs.so_ismcts.belief=voids time_per_move=0.2 deals=100 seed=13 workers=2 \
@@ -275,9 +281,7 @@ recipe_seed2() {  # the preset before its refit, training seed 2, on an idle mac
   $PY -m research.head_to_head --game oh_hell --time 0.02 --deals 500 --seed 14 \
     --planner vm0=$ck,value_mix=0 --planner vm25=$ck,value_mix=0.25 --baseline so_ismcts,belief=voids \
     --output $d/recipe_s2_value_mix_t0.02_idle.json
-  $PY scripts/ladder.py $r --checkpoints gen --baselines so_ismcts --older 0 --time 0.02 \
-    --deals 100 --seed 1 --workers 2 --quiet
-  cp $r/ladder/ladder.json $d/recipe_s2_ladder.json; cp $r/ladder/ladder.png $d/recipe_s2_ladder.png
+  ladder_to_docs $r recipe_s2 100
   # 0.2 s a move (the checkpoint of a retraining at commit 2e6511a)
   $PY scripts/evaluate.py checkpoint=$ck "agents=[planner,so_ismcts,so_ismcts]" \
     knobs.so_ismcts.belief=voids time_per_move=0.2 deals=400 seed=15 workers=2 \
@@ -499,13 +503,8 @@ preset_f48() {  # the preset as it is (48 move features): training seed 1 timed 
   $PY -m research.head_to_head --game oh_hell --time 0.2 --deals 120 --seed 65 \
     --planner f48s0=runs/oh_hell_f48/checkpoints/last.pt --baseline so_ismcts,belief=voids \
     --baseline so_ismcts,belief=voids --output $d/preset_f48_s0_vs_two_so_t0.2_s65.json
-  for s in s0 s1; do
-    r=runs/oh_hell_f48; [ $s = s1 ] && r=runs/oh_hell_f48_s1
-    $PY scripts/ladder.py $r --checkpoints gen --baselines so_ismcts --older 0 --time 0.02 \
-      --deals 300 --seed 1 --workers 2 --quiet
-    cp $r/ladder/ladder.json $d/preset_f48_${s}_ladder.json
-    cp $r/ladder/ladder.png $d/preset_f48_${s}_ladder.png
-  done
+  ladder_to_docs runs/oh_hell_f48 preset_f48_s0 300
+  ladder_to_docs runs/oh_hell_f48_s1 preset_f48_s1 300
 }
 
 run_sections "plain q_targets expand_after teacher variants beliefs puct_rollouts recipe recipe_seed1 recipe_seed2 plays location bids playouts fitted preset hand_block preset_f48" "$@"
