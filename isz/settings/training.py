@@ -118,7 +118,7 @@ ALL_HANDS = Setting(
     "target its search's value (belief posterior; a game small enough to enumerate)")
 PLAYOUT_FIT_GAMES = Setting(
     "playout_fit_games", int, 0, "with teacher=planner: at the end of every generation "
-    "(trainer.generation_every, and the last iteration) the planner plays this many games "
+    "(trainer.generation_schedule, and the last iteration) the planner plays this many games "
     "against itself and a fast playout policy is fitted to its moves "
     "(isz.training.playout_fit); the teacher searches with it from then on and the run "
     "records it (leaf=policy) unless it predicts held-out moves no better than uniform "
@@ -175,6 +175,11 @@ TRAINER = Group("trainer", "Learning, evaluation, checkpoints, actors", [
     Setting("keep_last", int, 3, "numbered checkpoints kept (plus last.pt and best.pt)", lo=1),
     Setting("generation_every", int, 10, "iterations between generation snapshots "
             "(checkpoints/gen-NNNNNN.pt, never pruned: the strength ladder's rungs)", lo=0),
+    Setting("generation_schedule", str, "every", "when a generation ends: every "
+            "generation_every iterations, or doubling (iterations 1, 2, 4, 8, ... and the "
+            "last: each generation has trained as long as all before it together, so a "
+            "loop whose gains slow is still measured where they come)",
+            choices=("every", "doubling")),
     Setting("ladder_deals", int, 50, "deals per table of the strength ladder played after "
             "each generation snapshot: the new generation against its predecessor and "
             "each of ladder_baselines, at equal time per move (0: none; isz-ladder RUN_DIR "

@@ -45,6 +45,15 @@ class TrainConfig:
 CONFIG_FILE = "config.yaml"  # in a run folder: the settings it last started with
 
 
+def ends_generation(t: TrainerCfg, it: int) -> bool:
+    """Whether iteration ``it`` (1-based) ends a generation: its checkpoint is kept as
+    ``gen-NNNNNN.pt``, the playout is refitted and the ladder steps
+    (``trainer.generation_schedule``)."""
+    if t.generation_schedule == "doubling":
+        return it & (it - 1) == 0 or it == t.iterations
+    return bool(t.generation_every) and it % t.generation_every == 0
+
+
 def save_run_config(cfg: TrainConfig, run_dir: Path) -> None:
     """Write ``cfg`` as ``run_dir/config.yaml`` (atomically, at every start or resume):
     the settings that tools re-running part of the run (`research.polish_average`,

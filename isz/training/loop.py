@@ -36,7 +36,14 @@ from isz.selfplay.selfplay import SELFPLAY_RUN
 from isz.settings.search import PUCT_KERNEL
 from isz.training import run_state
 from isz.training.average_policy import AveragePolicy
-from isz.training.config import TrainConfig, belief_policy, belief_spec, save_run_config, validate
+from isz.training.config import (
+    TrainConfig,
+    belief_policy,
+    belief_spec,
+    ends_generation,
+    save_run_config,
+    validate,
+)
 from isz.training.evaluation import evaluate, exploitability_of, planner_knobs, value_check
 from isz.training.learner import train_steps, value_diagnostics
 from isz.training.logging import RunLogger
@@ -220,8 +227,8 @@ def _iterate(cfg: TrainConfig, game, st, device, log: RunLogger, source) -> dict
         scalars["perf/replay_ratio"] = \
             st.counters["steps"] * t.batch_size / max(st.buffer.total_added, 1)
         final = it == t.iterations
-        if cfg.selfplay.playout_fit_games and (final or (
-                t.generation_every and it % t.generation_every == 0)):
+        generation = ends_generation(t, it)
+        if cfg.selfplay.playout_fit_games and (final or generation):
             scalars.update(fit_step(st, cfg, game, device, t.seed + it, log.step))
         record = with_playout(planner_knobs(cfg), st.playout_weights)
         if final or (t.eval_every and it % t.eval_every == 0):
@@ -260,8 +267,8 @@ def _iterate(cfg: TrainConfig, game, st, device, log: RunLogger, source) -> dict
         log.iteration(it, scalars, {**st.counters, **{f"{k}_s": v
                                                        for k, v in st.seconds.items()}})
         run_state.save(run_dir, st, game, model_cfg, t.checkpoint_every, t.keep_last, is_best,
-                       record, generation_every=t.generation_every)
-        if t.ladder_deals and t.generation_every and it % t.generation_every == 0:
+                       record, generation=generation)
+        if t.ladder_deals and generation:
             _ladder(cfg, run_dir, device, log)
     return scalars
 

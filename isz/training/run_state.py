@@ -131,11 +131,12 @@ def resume(path: Path, game: Game, model_cfg: ModelConfig, tcfg, device,
 
 def save(run_dir: Path, st: RunState, game: Game, model_cfg: ModelConfig, keep_every: int,
          keep_last: int, is_best: bool, planner: dict | None = None, *,
-         generation_every: int = 0) -> Path:
+         generation: bool = False) -> Path:
     """Buffer, then ``last.pt`` naming it; numbered/best/generation copies; then prune
     old numbered checkpoints and buffers (generations ``gen-NNNNNN.pt`` stay).
 
-    ``planner``: the run's planner knobs (`isz.load_planner` defaults)."""
+    ``planner``: the run's planner knobs (`isz.load_planner` defaults); ``generation``:
+    this iteration ends a generation (`isz.training.config.ends_generation`)."""
     ck = run_dir / "checkpoints"
     ck.mkdir(parents=True, exist_ok=True)
     it = st.counters["iteration"]
@@ -167,7 +168,7 @@ def save(run_dir: Path, st: RunState, game: Game, model_cfg: ModelConfig, keep_e
                            optimizer=st.optimizer, counters=st.counters, extra=extra)
     if it % keep_every == 0:
         _copy_atomic(last, ck / f"iter-{it:06d}.pt")
-    if generation_every and it % generation_every == 0:
+    if generation:
         _copy_atomic(last, ck / f"gen-{it:06d}.pt")
     if is_best:
         _copy_atomic(last, ck / "best.pt")

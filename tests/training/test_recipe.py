@@ -13,7 +13,7 @@ import isz
 from isz import IszError
 from isz.nn.checkpoint import load_checkpoint
 from isz.settings.training import TRAINER
-from isz.training.config import TrainConfig
+from isz.training.config import TrainConfig, ends_generation, validate
 from isz.training.loop import train
 
 
@@ -67,6 +67,26 @@ def test_the_default_recipe_records_its_teacher_and_ladders_its_generations(tmp_
     for p in ladder["players"]:
         assert np.isfinite(p["rating"]) and p["se"] >= 0
     assert (run / "ladder" / "ladder.png").stat().st_size > 0
+
+
+def test_doubling_generations_end_at_powers_of_two_and_the_last_iteration(tmp_path):
+    t = TrainConfig().trainer
+    t.iterations, t.generation_every, t.generation_schedule = 30, 6, "doubling"
+    assert [it for it in range(1, 31) if ends_generation(t, it)] == [1, 2, 4, 8, 16, 30]
+    t.generation_schedule = "every"
+    assert [it for it in range(1, 31) if ends_generation(t, it)] == [6, 12, 18, 24, 30]
+    t.generation_every = 0
+    assert not any(ends_generation(t, it) for it in range(1, 31))
+    cfg = _recipe_cfg(tmp_path / "run")
+    cfg.trainer.iterations, cfg.trainer.ladder_deals = 3, 0
+    cfg.trainer.generation_every, cfg.trainer.generation_schedule = 0, "doubling"
+    train(cfg)
+    ck = tmp_path / "run" / "checkpoints"
+    assert sorted(p.name for p in ck.glob("gen-*.pt")) == [
+        "gen-000001.pt", "gen-000002.pt", "gen-000003.pt"]
+    cfg.trainer.generation_schedule = "halving"
+    with pytest.raises(IszError, match="generation_schedule.*halving.*every.*doubling"):
+        validate(cfg)
 
 
 def test_the_planner_teacher_targets_are_its_visits(tmp_path):
