@@ -37,6 +37,9 @@
 #   preset_f48: the preset as it is (48 move features) at training seed 1, timed, its
 #     match; the 24- and 48-feature checkpoints of training seed 0 at one table; seed
 #     0's at 0.2 s; the ladders of both 48-feature runs
+#   doubling: the preset with generations at iterations 1, 2, 4, 8, 16 and 30
+#     (trainer.generation_schedule=doubling), timed; its ladder (500 deals a table) and
+#     its last checkpoint's match
 # The speed rows of the same planners: research/reproduce/speed.sh.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -507,4 +510,14 @@ preset_f48() {  # the preset as it is (48 move features): training seed 1 timed 
   ladder_to_docs runs/oh_hell_f48_s1 preset_f48_s1 300
 }
 
-run_sections "plain q_targets expand_after teacher variants beliefs puct_rollouts recipe recipe_seed1 recipe_seed2 plays location bids playouts fitted preset hand_block preset_f48" "$@"
+doubling() {  # generations that double: the loop measured where its gains come (run alone)
+  d=docs/results/oh_hell
+  time $PY scripts/train.py experiment=oh_hell trainer.generation_schedule=doubling \
+    experiment.run_dir=runs/oh_hell_dbl_s0
+  ladder_to_docs runs/oh_hell_dbl_s0 doubling_s0 500
+  $PY -m research.head_to_head --game oh_hell --time 0.02 --deals 1000 --seed 89 \
+    --planner dbl=runs/oh_hell_dbl_s0/checkpoints/last.pt --baseline so_ismcts,belief=voids \
+    --baseline so_ismcts,belief=voids --output $d/doubling_s0_vs_two_so_t0.02_s89.json
+}
+
+run_sections "plain q_targets expand_after teacher variants beliefs puct_rollouts recipe recipe_seed1 recipe_seed2 plays location bids playouts fitted preset hand_block preset_f48 doubling" "$@"
