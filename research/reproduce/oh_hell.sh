@@ -39,7 +39,8 @@
 #     0's at 0.2 s; the ladders of both 48-feature runs
 #   doubling: the preset with generations at iterations 1, 2, 4, 8, 16 and 30
 #     (trainer.generation_schedule=doubling), timed; its ladder (500 deals a table), its
-#     last checkpoint's match, and the value ablation (value_mix 0.25 and 0) on it
+#     last checkpoint's match, the value ablation (value_mix 0.25 and 0) on it, and its
+#     last generation against its first at one table
 # The speed rows of the same planners: research/reproduce/speed.sh.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -522,6 +523,10 @@ doubling() {  # generations that double: the loop measured where its gains come 
     --planner v0=runs/oh_hell_dbl_s0/checkpoints/last.pt \
     --planner v25=runs/oh_hell_dbl_s0/checkpoints/last.pt,value_mix=0.25 \
     --baseline so_ismcts,belief=voids --output $d/doubling_s0_value_mix_t0.02_s91.json
+  $PY -m research.head_to_head --game oh_hell --time 0.02 --deals 1000 --seed 93 \
+    --planner gen30=runs/oh_hell_dbl_s0/checkpoints/gen-000030.pt \
+    --planner gen1=runs/oh_hell_dbl_s0/checkpoints/gen-000001.pt \
+    --baseline so_ismcts,belief=voids --output $d/doubling_s0_gen30_vs_gen1_t0.02_s93.json
 }
 
 run_sections "plain q_targets expand_after teacher variants beliefs puct_rollouts recipe recipe_seed1 recipe_seed2 plays location bids playouts fitted preset hand_block preset_f48 doubling" "$@"
