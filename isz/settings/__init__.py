@@ -3,7 +3,8 @@ meaning): `isz.settings.search` (the PUCT search), `isz.settings.agents` (one gr
 per search agent), `isz.settings.training` (the hydra groups of ``scripts/train.py``).
 
 The hydra schema, validation, the agents' constructors, the planner record in
-checkpoints and ``docs/configuration.md`` (`isz.settings.docs`) derive from them. To
+checkpoints (`isz.settings.planner_record`) and ``docs/configuration.md``
+(`isz.settings.docs`) derive from them. To
 add a setting: declare a `Setting` in the module of its topic, put it in the
 `Group` of each consumer, read it where it acts, and regenerate the docs
 (``python -m isz.settings.docs``).

@@ -96,7 +96,7 @@ def _training() -> list[str]:
 
 
 def _planner_record() -> list[str]:
-    from isz.settings.training import NOT_RECORDED, PLANNER_FROM_TRAINING
+    from isz.settings.planner_record import NOT_RECORDED, PLANNER_FROM_TRAINING
 
     return [
         "### The planner record in checkpoints", "",

@@ -35,12 +35,12 @@ from isz.nn.model import PolicyValueNet
 from isz.progress import Progress
 from isz.search.evaluator import evaluator_policy
 from isz.settings.agents import GUIDED_SO_ISMCTS
-from isz.settings.training import planner_record
+from isz.settings.planner_record import planner_record
 
 
 def planner_knobs(cfg, final: str = "most_visits") -> dict:
     """The planner as the run ``cfg`` evaluates it: ``{"agent": ..., **its settings}``
-    (`isz.settings.training.planner_record`), also stored in every checkpoint, so
+    (`isz.settings.planner_record.planner_record`), also stored in every checkpoint, so
     `isz.load_planner` plays as trained by default."""
     return planner_record(cfg, final)
 

@@ -12,7 +12,7 @@ from isz.agents import GuidedSOAgent, PUCTAgent
 from isz.agents.planner import planner_settings
 from isz.nn import ModelConfig, build_model, save_checkpoint
 from isz.settings.agents import PUCT_ISMCTS
-from isz.settings.training import NOT_RECORDED, PLANNER_FROM_TRAINING, planner_record
+from isz.settings.planner_record import NOT_RECORDED, PLANNER_FROM_TRAINING, planner_record
 from tests.recipes import alphazero_config
 
 # what planner_knobs wrote before the agents split (no "agent" key)

@@ -93,7 +93,7 @@ def test_common_worlds_needs_the_uniform_root_and_no_world_cap():
 
 
 def test_training_records_common_worlds_in_the_planner():
-    from isz.settings.training import planner_record
+    from isz.settings.planner_record import planner_record
     from isz.training.config import TrainConfig
 
     cfg = TrainConfig()

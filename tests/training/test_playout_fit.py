@@ -341,7 +341,7 @@ def test_a_playout_fit_needs_the_planner_teacher():
 def test_the_run_logs_the_exploitability_of_the_planner_it_records():
     """The planner of the run's record — its fitted playout included — is the one whose
     exploitability the loop logs; the raw network's figure does not depend on it."""
-    from isz.settings.training import planner_record as run_record
+    from isz.settings.planner_record import planner_record as run_record
     from isz.training.config import TrainConfig
     from isz.training.evaluation import exploitability_of, planner
     from isz.training.playout_fit import with_playout
