@@ -30,7 +30,7 @@ e.g. `isz.search.evaluator.EvaluatorPolicy`; None: no weights, i.e. ``voids``),
 decision's policy call; on the 2-seat tricks game, whose opponent makes at most 4
 plays, weighing them took the trained planner from level with so_ismcts to ahead of
 it, docs/results/tricks.md; on Oh Hell, where the bids already weigh, they added
-nothing and cost a quarter of the simulations, docs/results/oh_hell.md, so its
+nothing and cost a quarter of the simulations, docs/results/oh_hell_research.md, so its
 preset sets 0), ``max_tables`` and ``shuffle`` (``voids``'s).
 """
 

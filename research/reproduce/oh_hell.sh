@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# docs/results/oh_hell.md: Oh Hell (3 players, 52 cards, bids): the trained planners
+# docs/results/oh_hell.md and oh_hell_research.md: Oh Hell (3 players, 52 cards, bids): the trained planners
 # against rollout so_ismcts and pimc, at equal simulations and at equal time a move.
 # Every section trains or plays for a long time (hours on 2 cores in all):
 #   bash research/reproduce/oh_hell.sh                  # every section, in order

@@ -4,7 +4,7 @@ Same loop as `isz.search.so_ismcts.make_so_ismcts` (root PUCT on priors kept),
 but at the leaf, after chance is resolved, the backed-up scores are
 ``(1 - m) * world_scores + m * random playout`` (``m = leaf_mix``; m = 1 is
 plain so_ismcts). Kept here as a research prototype, not in `isz.search`: at
-equal time these leaves did not pay (docs/results/tricks.md, docs/results/oh_hell.md),
+equal time these leaves did not pay (docs/results/tricks.md, docs/results/oh_hell_research.md),
 so the kernel did not take them as a variant.
 """
 
