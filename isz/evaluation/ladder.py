@@ -203,7 +203,7 @@ def run_ladder(run_dir: str | Path, settings: LadderSettings | None = None, *,
                                 skip={t.journal for t in played})
     games.sort(key=lambda t: t.journal.name)  # the fit's bootstrap draws in a fixed order
     data = [TableGames(t.players, t.scores) for t in games]
-    label = game.spec["name"] + (f" ({game.preset})" if game.preset else "")
+    label = game.preset or game.spec["name"]  # "oh_hell", not "tricks (oh_hell)"
     head = {"run_dir": str(run_dir), "game": {**game.spec, "label": label},
             "budget": {"time_per_move": s.time_per_move, "iterations": s.iterations},
             "deals": s.deals, "seed": s.seed, "seats": game.num_players,

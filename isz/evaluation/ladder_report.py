@@ -119,6 +119,21 @@ def write_tensorboard(tb_dir: Path, ladder: dict) -> Path:
     return final
 
 
+def x_axis(ckpts: list[dict]) -> tuple[list[float], str, bool]:
+    """The chart's x value of each checkpoint, the axis label, and whether the axis is
+    logarithmic. Training hours where every checkpoint has them (minutes for a run
+    under half an hour), else iterations; logarithmic when they span 8x or more, so
+    that generations that double (`trainer.generation_schedule=doubling`) sit evenly
+    instead of crowding the left edge."""
+    by_hours = bool(ckpts) and all(p["hours"] is not None for p in ckpts)
+    minutes = by_hours and max(p["hours"] for p in ckpts) < 0.5
+    xs = [p["hours"] * (60 if minutes else 1) if by_hours else p["iteration"] for p in ckpts]
+    label = ("training iteration" if not by_hours else
+             "training minutes" if minutes else "training hours")
+    log = bool(xs) and min(xs) > 0 and max(xs) >= 8 * min(xs)
+    return xs, label, log
+
+
 def draw_png(path: Path, ladder: dict) -> Path:
     """Rating against training hours, with SE bars; baselines as flat lines."""
     import matplotlib
@@ -127,9 +142,7 @@ def draw_png(path: Path, ladder: dict) -> Path:
     from matplotlib import pyplot as plt
 
     ckpts = [p for p in ladder["players"] if p["kind"] == "checkpoint"]
-    by_hours = all(p["hours"] is not None for p in ckpts)
-    minutes = by_hours and ckpts and max(p["hours"] for p in ckpts) < 0.5  # a short run
-    xs = [p["hours"] * (60 if minutes else 1) if by_hours else p["iteration"] for p in ckpts]
+    xs, xlabel, log = x_axis(ckpts)
     fig, ax = plt.subplots(figsize=(9, 5.5), dpi=110)
     colors = plt.rcParams["axes.prop_cycle"].by_key()["color"]
     for i, b in enumerate(p for p in ladder["players"] if p["kind"] == "baseline"):
@@ -144,8 +157,11 @@ def draw_png(path: Path, ladder: dict) -> Path:
         for x, p in zip(xs, ckpts, strict=True):
             ax.annotate(p["name"], (x, p["rating"]), textcoords="offset points",
                         xytext=(4, 6), fontsize=7, color="0.35")
-    ax.set_xlabel("training iteration" if not by_hours else
-                  "training minutes" if minutes else "training hours")
+    ax.set_xlabel(xlabel)
+    if log:  # ticks at the checkpoints' own times: powers of ten say little here
+        ax.set_xscale("log")
+        ax.set_xticks(xs, [f"{x:.3g}" for x in xs])
+        ax.xaxis.set_minor_formatter(matplotlib.ticker.NullFormatter())
     ax.set_ylabel(f"rating (Elo; {ladder['anchor']} = 0)")
     budget = ladder["budget"]
     per_move = f"{budget['time_per_move']} s a move" if budget["time_per_move"] is not None \

@@ -176,3 +176,17 @@ def test_command_errors(tmp_path, capsys, argv, message):
     assert e.value.code == 2
     err = capsys.readouterr().err
     assert err.startswith("error: ") and message in err and err.count("\n") == 1
+
+
+def test_chart_axis_is_logarithmic_for_generations_that_double():
+    from isz.evaluation.ladder_report import x_axis
+
+    def players(hours):
+        return [{"hours": h, "iteration": i} for i, h in enumerate(hours, 1)]
+    xs, label, log = x_axis(players([0.03, 0.05, 0.09, 0.15, 0.26, 0.44]))  # doubling, minutes
+    assert label == "training minutes" and xs == pytest.approx([1.8, 3, 5.4, 9, 15.6, 26.4])
+    assert log
+    assert x_axis(players([0.08, 0.25, 0.34, 0.42, 0.5])) == \
+        ([0.08, 0.25, 0.34, 0.42, 0.5], "training hours", False)  # every 6th: span 6x, linear
+    assert x_axis(players([None, 0.2])) == ([1, 2], "training iteration", False)
+    assert x_axis([]) == ([], "training iteration", False)
