@@ -17,7 +17,7 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 source research/reproduce/sections.sh
 PY=.venv/bin/python
-mkdir -p results/tricks
+mkdir -p results/tricks runs
 
 seed() {  # the seed's three matchups, 6,000 deals each
   for m in so_ismcts,pimc cheat_uct,so_ismcts so_ismcts,random; do
@@ -85,10 +85,18 @@ plays() {  # sir weighing no card plays in training, then with and without them 
 }
 
 world_value() {  # so_ismcts with world-value leaves against so_ismcts (What did not work)
-  $PY -m research.world_value.probe --game tricks --belief uniform --games 3000 \
-    --iterations 300 --save results/tricks/wv.npz
-  $PY -m research.world_value.match --game tricks --belief uniform \
-    --weights results/tricks/wv.npz --time 0.01 --deals 300
+  for n in 3000 30000; do
+    $PY -m research.world_value.probe --game tricks --belief uniform --games $n \
+      --iterations 300 --save runs/wv_tricks_$n.npz > docs/results/tricks/world_value_probe_$n.json
+  done
+  for m in 0 0.5; do
+    $PY -m research.world_value.match --game tricks --belief uniform --weights runs/wv_tricks_3000.npz \
+      --leaf_mix $m --time 0.01 --deals 1000 --seed 95 | tail -1 \
+      > docs/results/tricks/world_value_3k_leaf_mix${m}_t0.01_s95.json
+  done
+  $PY -m research.world_value.match --game tricks --belief uniform --weights runs/wv_tricks_30000.npz \
+    --leaf_mix 0 --time 0.01 --deals 1000 --seed 95 | tail -1 \
+    > docs/results/tricks/world_value_30k_leaf_mix0_t0.01_s95.json
 }
 
 z_values() {  # make train with value_target_q=0, then value_mix 0.25 against 0 (What did not work)
