@@ -140,6 +140,7 @@ def draw_png(path: Path, ladder: dict) -> Path:
 
     matplotlib.use("Agg")
     from matplotlib import pyplot as plt
+    from matplotlib.ticker import NullFormatter
 
     ckpts = [p for p in ladder["players"] if p["kind"] == "checkpoint"]
     xs, xlabel, log = x_axis(ckpts)
@@ -161,7 +162,7 @@ def draw_png(path: Path, ladder: dict) -> Path:
     if log:  # ticks at the checkpoints' own times: powers of ten say little here
         ax.set_xscale("log")
         ax.set_xticks(xs, [f"{x:.3g}" for x in xs])
-        ax.xaxis.set_minor_formatter(matplotlib.ticker.NullFormatter())
+        ax.xaxis.set_minor_formatter(NullFormatter())
     ax.set_ylabel(f"rating (Elo; {ladder['anchor']} = 0)")
     budget = ladder["budget"]
     per_move = f"{budget['time_per_move']} s a move" if budget["time_per_move"] is not None \

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # docs/results/goofspiel.md: examples/goofspiel.py (4 cards) trained with the default recipe
 # through game.module, then its planner against so_ismcts at 0.01 s a move, at training seeds 0-2 (about
-# 10 minutes a seed on 2 cores; run the match alone: equal-time matches are load-sensitive).
+# 10 minutes a seed on 2 cores; run the match alone: equal-time matches are load-sensitive),
+# the values at the root, the fitted playout, and the ladders of two runs whose generations double.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 PY=.venv/bin/python
@@ -33,3 +34,16 @@ $PY -c "import sys, examples.goofspiel; from research.head_to_head import main; 
   --game goofspiel --time 0.01 --deals 1000 --seed 5 --workers 2 \
   --planner fit=runs/goof_fit_s0/checkpoints/last.pt --planner plain=runs/goof_plain_s0/checkpoints/last.pt \
   --output docs/results/goofspiel/playout_fit_vs_plain_s0_t0.01.json
+# generations that double (trainer.generation_schedule=doubling: iterations 1, 2, 4, ..., 32
+# and 40), training seeds 0 and 1, and the ladder of each run's generations at 0.01 s a
+# move (1,000 deals a table; about 3 minutes of training and 18 of ladder a seed)
+for s in 0 1; do
+  $PY scripts/train.py game.name=goofspiel game.module=examples.goofspiel experiment.name=goofspiel \
+    trainer.generation_schedule=doubling trainer.seed=$s experiment.run_dir=runs/goof_dbl_s$s \
+    logger.progress=false
+  $PY scripts/ladder.py runs/goof_dbl_s$s --checkpoints gen --baselines so_ismcts --older 0 \
+    --time 0.01 --deals 1000 --seed 1 --workers 2 --quiet
+  cp runs/goof_dbl_s$s/ladder/ladder.json docs/results/goofspiel/doubling_s${s}_ladder.json
+  cp runs/goof_dbl_s$s/ladder/ladder.png docs/results/goofspiel/doubling_s${s}_ladder.png
+  cp runs/goof_dbl_s$s/results.json docs/results/goofspiel/doubling_s${s}_run.json
+done
