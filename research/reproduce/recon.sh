@@ -10,6 +10,7 @@
 #   hard_recipe: recon_hard retrained with today's recipe, against so_ismcts per seat
 #   playout: recon_hard plain and with a playout refitted each generation, trained side by
 #     side; each against so_ismcts per seat, and so_ismcts's own seat scores (run alone)
+#   value_mix: the plain run's planner with the network's values at the root (part playout first)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 source research/reproduce/sections.sh
@@ -144,4 +145,10 @@ playout() {
     time_per_move=0.02 workers=2 progress=false output=$d/playout_so_self_t0.02.json
 }
 
-run_sections "train candidates hard hard_recipe playout" "$@"
+value_mix() {  # the plain run's planner with the network's values at the root (value_mix 0.25)
+  $PY -m research.recon_eval runs/recon_plain/checkpoints/last.pt --opponent so_ismcts \
+    --deals 1000 --seed 2 --seconds 0.02 --planner-knob value_mix=0.25 \
+    --output docs/results/recon/value_mix0.25_vs_so_ismcts_t0.02_s2.json
+}
+
+run_sections "train candidates hard hard_recipe playout value_mix" "$@"
