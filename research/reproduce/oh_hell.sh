@@ -36,7 +36,7 @@
 #     retrained with it, its match
 #   preset_f48: the preset as it is (48 move features) at training seed 1, timed, its
 #     match; the 24- and 48-feature checkpoints of training seed 0 at one table; seed
-#     0's at 0.2 s; the ladders of both 48-feature runs
+#     0's at 0.2 s; the ladders of both 48-feature runs; training seed 2 and its match
 #   doubling: the preset with generations at iterations 1, 2, 4, 8, 16 and 30
 #     (trainer.generation_schedule=doubling), timed; its ladder (500 deals a table), its
 #     last checkpoint's match, the value ablation (value_mix 0.25 and 0) on it, and its
@@ -509,6 +509,11 @@ preset_f48() {  # the preset as it is (48 move features): training seed 1 timed 
     --baseline so_ismcts,belief=voids --output $d/preset_f48_s0_vs_two_so_t0.2_s65.json
   ladder_to_docs runs/oh_hell_f48 preset_f48_s0 300
   ladder_to_docs runs/oh_hell_f48_s1 preset_f48_s1 300
+  # training seed 2 (kernels cached) and its match on new deals
+  time $PY scripts/train.py experiment=oh_hell trainer.seed=2 experiment.run_dir=runs/oh_hell_f48_s2
+  $PY -m research.head_to_head --game oh_hell --time 0.02 --deals 1000 --seed 95 \
+    --planner f48s2=runs/oh_hell_f48_s2/checkpoints/last.pt --baseline so_ismcts,belief=voids \
+    --baseline so_ismcts,belief=voids --output $d/preset_f48_s2_vs_two_so_t0.02_s95.json
 }
 
 doubling() {  # generations that double: the loop measured where its gains come (run alone)
