@@ -15,7 +15,6 @@ from pathlib import Path
 from typing import Any  # noqa: F401  (the generated classes' annotations name it)
 
 from isz.settings import training as st
-from isz.settings.planner_record import belief_spec  # noqa: F401  (re-exported)
 from isz.types import IszError
 
 GameCfg = st.GAME.dataclass("GameCfg", __name__)

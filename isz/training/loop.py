@@ -33,13 +33,13 @@ from isz.progress import Progress
 from isz.search.puct_driver import PUCTConfig
 from isz.selfplay import SelfPlayConfig
 from isz.selfplay.selfplay import SELFPLAY_RUN
+from isz.settings.planner_record import belief_spec
 from isz.settings.search import PUCT_KERNEL
 from isz.training import run_state
 from isz.training.average_policy import AveragePolicy
 from isz.training.config import (
     TrainConfig,
     belief_policy,
-    belief_spec,
     ends_generation,
     save_run_config,
     validate,

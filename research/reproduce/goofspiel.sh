@@ -6,6 +6,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 PY=.venv/bin/python
+source research/reproduce/sections.sh  # ladder_to_docs
 for s in 0 1 2; do  # seed 0's run and JSON keep their first names; 1 and 2 give the spread
   sfx=$([ "$s" = 0 ] || echo "_s$s")
   $PY scripts/train.py game.name=goofspiel game.module=examples.goofspiel experiment.name=goofspiel \
@@ -41,9 +42,6 @@ for s in 0 1; do
   $PY scripts/train.py game.name=goofspiel game.module=examples.goofspiel experiment.name=goofspiel \
     trainer.generation_schedule=doubling trainer.seed=$s experiment.run_dir=runs/goof_dbl_s$s \
     logger.progress=false
-  $PY scripts/ladder.py runs/goof_dbl_s$s --checkpoints gen --baselines so_ismcts --older 0 \
-    --time 0.01 --deals 1000 --seed 1 --workers 2 --quiet
-  cp runs/goof_dbl_s$s/ladder/ladder.json docs/results/goofspiel/doubling_s${s}_ladder.json
-  cp runs/goof_dbl_s$s/ladder/ladder.png docs/results/goofspiel/doubling_s${s}_ladder.png
+  ladder_to_docs runs/goof_dbl_s$s docs/results/goofspiel/doubling_s$s 1000 0.01
   cp runs/goof_dbl_s$s/results.json docs/results/goofspiel/doubling_s${s}_run.json
 done

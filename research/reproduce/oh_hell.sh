@@ -52,14 +52,6 @@ q="$three knobs.planner.value_view=own workers=2 seed=1 progress=false"
 t="$three workers=2 seed=1 progress=false"
 long=runs/oh_hell_teacher_long/checkpoints/last.pt
 
-ladder_to_docs() {  # ladder_to_docs RUN NAME DEALS: RUN's generations, each with its predecessor and
-  # so_ismcts at 0.02 s a move, DEALS a table; its JSON and chart into the docs as NAME_ladder
-  $PY scripts/ladder.py "$1" --checkpoints gen --baselines so_ismcts --older 0 --time 0.02 \
-    --deals "$3" --seed 1 --workers 2 --quiet
-  cp "$1/ladder/ladder.json" "docs/results/oh_hell/$2_ladder.json"
-  cp "$1/ladder/ladder.png" "docs/results/oh_hell/$2_ladder.png"
-}
-
 plain() {  # experiment=oh_hell_alphazero: value targets are the final return
   $PY scripts/train.py experiment=oh_hell_alphazero
   ck=runs/oh_hell_alphazero/checkpoints/last.pt
@@ -265,7 +257,7 @@ recipe_seed1() {  # training seed 1 on an idle machine: wall time, matches, ladd
   $PY scripts/evaluate.py checkpoint=$r/checkpoints/last.pt "agents=[planner,so_ismcts,so_ismcts]" \
     knobs.so_ismcts.belief=voids time_per_move=0.02 deals=1000 seed=12 workers=2 \
     progress=false output=$d/recipe_s1_vs_two_so_ismcts_t0.02_idle.json
-  ladder_to_docs $r recipe_s1 100
+  ladder_to_docs $r docs/results/oh_hell/recipe_s1 100 0.02
   # (recipe_s1_..._idle_dense_sir.json: the first match above at commit e4264d7)
   $PY scripts/evaluate.py checkpoint=$r/checkpoints/last.pt "agents=[planner,so_ismcts,so_ismcts]" \
     knobs.so_ismcts.belief=voids time_per_move=0.2 deals=100 seed=13 workers=2 \
@@ -285,7 +277,7 @@ recipe_seed2() {  # the preset before its refit, training seed 2, on an idle mac
   $PY -m research.head_to_head --game oh_hell --time 0.02 --deals 500 --seed 14 \
     --planner vm0=$ck,value_mix=0 --planner vm25=$ck,value_mix=0.25 --baseline so_ismcts,belief=voids \
     --output $d/recipe_s2_value_mix_t0.02_idle.json
-  ladder_to_docs $r recipe_s2 100
+  ladder_to_docs $r docs/results/oh_hell/recipe_s2 100 0.02
   # 0.2 s a move (the checkpoint of a retraining at commit 2e6511a)
   $PY scripts/evaluate.py checkpoint=$ck "agents=[planner,so_ismcts,so_ismcts]" \
     knobs.so_ismcts.belief=voids time_per_move=0.2 deals=400 seed=15 workers=2 \
@@ -507,8 +499,8 @@ preset_f48() {  # the preset as it is (48 move features): training seed 1 timed 
   $PY -m research.head_to_head --game oh_hell --time 0.2 --deals 120 --seed 65 \
     --planner f48s0=runs/oh_hell_f48/checkpoints/last.pt --baseline so_ismcts,belief=voids \
     --baseline so_ismcts,belief=voids --output $d/preset_f48_s0_vs_two_so_t0.2_s65.json
-  ladder_to_docs runs/oh_hell_f48 preset_f48_s0 300
-  ladder_to_docs runs/oh_hell_f48_s1 preset_f48_s1 300
+  ladder_to_docs runs/oh_hell_f48 docs/results/oh_hell/preset_f48_s0 300 0.02
+  ladder_to_docs runs/oh_hell_f48_s1 docs/results/oh_hell/preset_f48_s1 300 0.02
   # training seed 2 (kernels cached) and its match on new deals
   time $PY scripts/train.py experiment=oh_hell trainer.seed=2 experiment.run_dir=runs/oh_hell_f48_s2
   $PY -m research.head_to_head --game oh_hell --time 0.02 --deals 1000 --seed 95 \
@@ -520,7 +512,7 @@ doubling() {  # generations that double: the loop measured where its gains come 
   d=docs/results/oh_hell
   time $PY scripts/train.py experiment=oh_hell trainer.generation_schedule=doubling \
     experiment.run_dir=runs/oh_hell_dbl_s0
-  ladder_to_docs runs/oh_hell_dbl_s0 doubling_s0 500
+  ladder_to_docs runs/oh_hell_dbl_s0 docs/results/oh_hell/doubling_s0 500 0.02
   $PY -m research.head_to_head --game oh_hell --time 0.02 --deals 1000 --seed 89 \
     --planner dbl=runs/oh_hell_dbl_s0/checkpoints/last.pt --baseline so_ismcts,belief=voids \
     --baseline so_ismcts,belief=voids --output $d/doubling_s0_vs_two_so_t0.02_s89.json

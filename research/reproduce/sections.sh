@@ -12,3 +12,13 @@ run_sections() {
     "$s"
   done
 }
+
+# ladder_to_docs RUN OUT DEALS TIME: RUN's generations, each with its predecessor and so_ismcts
+# at TIME seconds a move, DEALS a table (scripts/ladder.py); its JSON and chart copied to
+# OUT_ladder.json and OUT_ladder.png
+ladder_to_docs() {
+  $PY scripts/ladder.py "$1" --checkpoints gen --baselines so_ismcts --older 0 --time "$4" \
+    --deals "$3" --seed 1 --workers 2 --quiet
+  cp "$1/ladder/ladder.json" "$2_ladder.json"
+  cp "$1/ladder/ladder.png" "$2_ladder.png"
+}
