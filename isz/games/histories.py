@@ -83,16 +83,18 @@ def enumerate_histories(game: Game, max_histories: int) -> HistoryTable:
     key = repr(game.spec)
     table = _TABLES.get(key)
     if table is None:
+        # count before storing: a game over the cap is refused after a walk that keeps
+        # nothing (about 4 us a history) instead of after building rows it drops
+        if count_histories(game, max_histories) > max_histories:
+            raise IszError(f"game {game.name!r} has more than {max_histories} histories: too "
+                           "large to enumerate")
         rows: list[tuple] = []
 
         def visit(s, parent, a, prob, cur):
             rows.append((s, parent, a, prob, cur))
             return len(rows) - 1
 
-        n = _walk(game, max_histories, visit)
-        if n > max_histories:
-            raise IszError(f"game {game.name!r} has more than {max_histories} histories: too "
-                           "large to enumerate")
+        _walk(game, max_histories, visit)
         states, parent, action, prob, player = zip(*rows, strict=True)
         parent, prob = np.array(parent, np.int64), np.array(prob, np.float64)
         reach = prob.copy()

@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# docs/results/recipe.md: the default recipe (scripts/train.py with every default, sizes
+# included) on games no preset was made for, each checkpoint against so_ismcts at 0.01 and
+# 0.05 s a move (1,000 deals x 2 seats, deal seed 97), training seeds 0-2; then the ladder
+# of each seed-0 run's generations at 0.01 s a move. Run the matches alone: equal-time
+# matches are load-sensitive.
+#   bash research/reproduce/recipe.sh              # every section, in order (about an hour)
+#   bash research/reproduce/recipe.sh liars_dice   # some sections (the parts below)
+# Parts:
+#   leduc: Leduc poker (a registered game; 1.5-2 minutes a training seed)
+#   liars_dice: examples/liars_dice.py, through game.module
+#   kuhn: Kuhn poker (the planner and so_ismcts play alike at equal time)
+#   ladders: the ladders of Leduc's and Liar's Dice's seed-0 runs
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+source research/reproduce/sections.sh
+PY=.venv/bin/python
+OUT=docs/results/recipe
+
+# train_and_match NAME TRAIN_ARGS...: training seeds 0-2 into runs/recipe_NAME_sS, each
+# checkpoint against so_ismcts at 0.01 and 0.05 s a move
+train_and_match() {
+  local name=$1
+  shift
+  for s in 0 1 2; do
+    $PY scripts/train.py "$@" trainer.seed=$s experiment.run_dir=runs/recipe_${name}_s$s \
+      logger.progress=false
+    for t in 0.01 0.05; do
+      $PY scripts/evaluate.py checkpoint=runs/recipe_${name}_s$s/checkpoints/last.pt \
+        "agents=[planner,so_ismcts]" time_per_move=$t deals=1000 seed=97 workers=2 \
+        progress=false output=$OUT/${name}_s${s}_vs_so_ismcts_t$t.json
+    done
+  done
+}
+
+leduc() { train_and_match leduc game=leduc_poker; }
+
+liars_dice() {
+  train_and_match liars_dice game.name=liars_dice game.module=examples.liars_dice \
+    experiment.name=liars_dice
+}
+
+kuhn() { train_and_match kuhn game=kuhn_poker; }
+
+ladders() {
+  ladder_to_docs runs/recipe_leduc_s0 $OUT/leduc_s0 1000 0.01
+  ladder_to_docs runs/recipe_liars_dice_s0 $OUT/liars_dice_s0 1000 0.01
+}
+
+run_sections "leduc liars_dice kuhn ladders" "$@"
