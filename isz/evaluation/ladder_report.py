@@ -62,13 +62,18 @@ def summary(head: dict, r: Ratings, baselines: dict[str, dict], checkpoints: lis
 
 
 def _pairing(t: Table) -> dict:
-    """One table's record: scores, the paired differences, the work of each seat."""
+    """One table's record: scores, the paired differences, each seat's utility (the
+    game's own unit, e.g. chips a game, with its SE over deals: what the ratings, fitted
+    on ranks, leave out where a game's returns are not a win or a loss), the work of
+    each seat."""
     res = t.result
     return {"name": t.name, "players": list(t.players), "deals": res.deals,
             "games": res.games, "played_deals": t.played, "journal": t.journal.name,
             "scores": [_finite(a.score) for a in res.agents],
             "score_se": [_finite(a.score_se) for a in res.agents],
             "paired": res.paired(),
+            "utilities": [_finite(a.utility) for a in res.agents],
+            "utility_se": [_finite(a.utility_se) for a in res.agents],
             "seconds_per_move": [_finite(a.seconds_per_decision) for a in res.agents],
             "simulations_per_move": [_finite(a.simulations_per_decision)
                                      for a in res.agents]}

@@ -86,6 +86,12 @@ def test_ratings_pairings_and_work(trained):
         (pair,) = t["paired"]
         assert pair["diff"] == pytest.approx(t["scores"][0] - t["scores"][1])
         assert pair["se"] >= 0  # 0 where every deal gives the same difference
+        # chips a game, zero-sum: what one seat wins the other loses, deal by deal
+        assert t["utilities"][0] == pytest.approx(-t["utilities"][1])
+        assert t["utility_se"][0] == pytest.approx(t["utility_se"][1])
+    # so_ismcts wins chips from random at Kuhn by more than 2 SE
+    vs_random = tables["so_ismcts~random"]
+    assert vs_random["utilities"][0] > 2 * vs_random["utility_se"][0] > 0
     assert tables["so_ismcts~random"]["paired"][0]["se"] > 0
     assert ladder["played_deals"] == 10 * 48
     assert json.loads((run / "ladder" / "ladder.json").read_text()) == \
