@@ -9,7 +9,7 @@
 # Parts:
 #   leduc: Leduc poker (a registered game; 1.5-2 minutes a training seed)
 #   liars_dice: examples/liars_dice.py, through game.module
-#   kuhn: Kuhn poker (the planner and so_ismcts play alike at equal time)
+#   kuhn: Kuhn poker (level at equal time), and where its planners' moves differ
 #   ladders: the ladders of Leduc's and Liar's Dice's seed-0 runs
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -40,7 +40,13 @@ liars_dice() {
     experiment.name=liars_dice
 }
 
-kuhn() { train_and_match kuhn game=kuhn_poker; }
+kuhn() {
+  train_and_match kuhn game=kuhn_poker
+  # where the planners and so_ismcts choose differently
+  $PY -m research.moves --game kuhn_poker --time 0.01 --agent s0=runs/recipe_kuhn_s0/checkpoints/last.pt \
+    --agent s1=runs/recipe_kuhn_s1/checkpoints/last.pt --agent s2=runs/recipe_kuhn_s2/checkpoints/last.pt \
+    --agent so_ismcts
+}
 
 ladders() {
   ladder_to_docs runs/recipe_leduc_s0 $OUT/leduc_s0 1000 0.01
