@@ -230,3 +230,40 @@ def test_openspiel_twin(liars_dice):
         canon = {((p, (*sorted(d[:dice]), *d[dice:])), s) for (p, d), s in infosets}
         assert len(canon) == len({k for k, _ in canon}) == len({s for _, s in canon})
         assert (len(keys) > len(canon)) == (dice > 1)
+
+
+def test_the_network_planner_decides_from_the_view(liars_dice, tmp_path):
+    """The default recipe's planner on this game: guided_so_ismcts whose worlds come from
+    the exact posterior weighed by its network. Two true states that share the deciding
+    seat's view (the opponent's dice differ) give one action, for 5 such pairs."""
+    from isz.games.base import State
+    from isz.nn.checkpoint import save_checkpoint
+    from isz.nn.model import ModelConfig, build_model
+
+    torch = pytest.importorskip("torch")
+    torch.manual_seed(0)
+    game = isz.make_game("liars_dice", dice=1, faces=3)
+    path = save_checkpoint(tmp_path / "ld.pt", model=build_model(game, ModelConfig(8, 0)),
+                           game=game, model_cfg=ModelConfig(8, 0))
+    rng, pairs = np.random.default_rng(3), 0
+    for _ in range(40):
+        state = _play(game, [int(rng.integers(1, 4)), int(rng.integers(1, 4))])
+        for _ in range(int(rng.integers(0, 3))):  # a few rising bids
+            if state.is_terminal():
+                break
+            state.apply_action(int(rng.choice(state.legal_actions()[:-1] or [0])))
+        if state.is_terminal():
+            continue
+        p = state.current_player()
+        twin = next((State(game, w.copy()) for w in UniformBelief(game).sample_many(
+            state.view(p), 32, rng) if not np.array_equal(w, state.data)), None)
+        if twin is None:
+            continue
+        acts = [isz.load_planner(str(path), game, device="cpu", agent="guided_so_ismcts",
+                                 belief="posterior", iterations=40)
+                .act(s.view(p), np.random.default_rng(1)) for s in (state, twin)]
+        assert acts[0] == acts[1]
+        pairs += 1
+        if pairs == 5:
+            break
+    assert pairs == 5
