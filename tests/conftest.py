@@ -44,13 +44,27 @@ def rng():
 ALL_GAMES = isz.game_names()
 
 
-@pytest.fixture
-def goofspiel():
-    """The tutorial's outside game (examples/goofspiel.py), registered for one test only,
-    so the registry other tests iterate keeps the package's own games."""
-    from examples import goofspiel as module
+def _for_one_test(module_name: str, class_name: str):
+    """A game from examples/, registered for one test only, so the registry other tests
+    iterate keeps the package's own games; yields its module."""
+    import importlib
+
     from isz.games.registry import _GAMES
 
-    isz.register_game(module.Goofspiel)  # again after an earlier test removed it
+    module = importlib.import_module(module_name)
+    cls = getattr(module, class_name)
+    isz.register_game(cls)  # again after an earlier test removed it
     yield module
-    _GAMES.pop(module.Goofspiel.name, None)
+    _GAMES.pop(cls.name, None)
+
+
+@pytest.fixture
+def goofspiel():
+    """The tutorial's outside game (examples/goofspiel.py)."""
+    yield from _for_one_test("examples.goofspiel", "Goofspiel")
+
+
+@pytest.fixture
+def liars_dice():
+    """The second outside game (examples/liars_dice.py)."""
+    yield from _for_one_test("examples.liars_dice", "LiarsDice")

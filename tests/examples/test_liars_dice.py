@@ -11,18 +11,6 @@ import isz
 from isz.belief import PosteriorBelief, UniformBelief
 
 
-@pytest.fixture
-def liars_dice():
-    """examples/liars_dice.py, registered for one test only (as conftest's goofspiel),
-    so the registry other tests iterate keeps the package's own games."""
-    from examples import liars_dice as module
-    from isz.games.registry import _GAMES
-
-    isz.register_game(module.LiarsDice)  # again after an earlier test removed it
-    yield module
-    _GAMES.pop(module.LiarsDice.name, None)
-
-
 def _bid(q, f, faces=6):
     return (q - 1) * faces + (f - 1)
 
