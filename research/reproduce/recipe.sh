@@ -9,6 +9,7 @@
 # Parts:
 #   leduc: Leduc poker (a registered game; 1.5-2 minutes a training seed)
 #   liars_dice: examples/liars_dice.py, through game.module
+#   liars_dice2: the same with two dice each (seed 0)
 #   kuhn: Kuhn poker (level at equal time), and where its planners' moves differ
 #   ladders: the ladders of Leduc's and Liar's Dice's seed-0 runs
 set -euo pipefail
@@ -40,6 +41,16 @@ liars_dice() {
     experiment.name=liars_dice
 }
 
+liars_dice2() {  # two dice each: over the posterior's cap, uniform worlds (seed 0 only)
+  $PY scripts/train.py game.name=liars_dice game.module=examples.liars_dice experiment.name=liars_dice \
+    game.params.dice=2 trainer.seed=0 experiment.run_dir=runs/recipe_liars_dice2_s0 logger.progress=false
+  for t in 0.01 0.05; do
+    $PY scripts/evaluate.py checkpoint=runs/recipe_liars_dice2_s0/checkpoints/last.pt \
+      "agents=[planner,so_ismcts]" time_per_move=$t deals=1000 seed=97 workers=2 \
+      progress=false output=$OUT/uniform_liars_dice2_s0_vs_so_ismcts_t$t.json
+  done
+}
+
 kuhn() {
   train_and_match kuhn game=kuhn_poker
   # where the planners and so_ismcts choose differently
@@ -53,4 +64,4 @@ ladders() {
   ladder_to_docs runs/recipe_liars_dice_s0 $OUT/liars_dice_s0 1000 0.01
 }
 
-run_sections "leduc liars_dice kuhn ladders" "$@"
+run_sections "leduc liars_dice liars_dice2 kuhn ladders" "$@"
