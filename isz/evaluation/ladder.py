@@ -252,11 +252,10 @@ se, comparisons, decisions, seconds_per_move, simulations_per_move; checkpoints 
 checkpoint_kind (gen, iter, last), iteration, generation, hours, file, sha256),
 "pairings" (each table: players, deals, scores, score_se, paired differences with
 SEs, each seat's utility in the game's unit with its SE, seconds and simulations per
-move of each seat), "anchor", "rating" (scale and
-method), "budget", "deals", "seed", "baseline_knobs"; RUN_DIR/ladder/ladder.png;
-TensorBoard scalars ladder/* under RUN_DIR/tb/ladder. Every table's deals are
-journalled in RUN_DIR/ladder/tables/: the same command again plays only what is
-missing.
+move of each seat), "anchor", "rating" (scale and method), "budget", "deals", "seed",
+"baseline_knobs"; RUN_DIR/ladder/ladder.png; TensorBoard scalars ladder/* under
+RUN_DIR/tb/ladder. Every table's deals are journalled in RUN_DIR/ladder/tables/: the
+same command again plays only what is missing.
 """
 
 
