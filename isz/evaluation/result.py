@@ -64,6 +64,8 @@ class MatchResult:
         deal_scores: float64 ``[deals, agents]``, each agent's mean score per
             deal (over rotations); the samples behind ``score_se``, kept for
             paired comparisons (not in `to_dict`).
+        deal_utilities: the same for utilities (the game's returns in its own
+            unit, e.g. chips): the samples behind ``utility_se``.
     """
 
     game: dict
@@ -76,6 +78,7 @@ class MatchResult:
     wall_time_s: float
     games_per_s: float
     deal_scores: np.ndarray = field(repr=False, compare=False)
+    deal_utilities: np.ndarray | None = field(default=None, repr=False, compare=False)
     resumed: int = 0
     backend: str = "local"
 
@@ -91,7 +94,8 @@ class MatchResult:
         deals, rotations, n = scores.shape
         deal_scores = scores.mean(axis=1)
         score, score_se = mean_and_se(deal_scores)
-        utility, utility_se = mean_and_se(utils.mean(axis=1))
+        deal_utilities = utils.mean(axis=1)
+        utility, utility_se = mean_and_se(deal_utilities)
         work = np.zeros((n, 3)) if work is None else work
         per_stat = {k: mean_and_se(v.mean(axis=1)) for k, v in (stats or {}).items()}
         per = np.maximum(work[:, 0], 1.0)
@@ -113,7 +117,8 @@ class MatchResult:
         return cls(game=info, agents=agents, deals=deals, rotations=rotations,
                    games=games, seed=seed, workers=workers, wall_time_s=wall_time_s,
                    games_per_s=played / wall_time_s if wall_time_s > 0 else math.inf,
-                   deal_scores=deal_scores, resumed=resumed, backend=backend)
+                   deal_scores=deal_scores, deal_utilities=deal_utilities,
+                   resumed=resumed, backend=backend)
 
     def to_dict(self) -> dict:
         """JSON-able summary (NaN and infinity become None)."""
@@ -135,15 +140,17 @@ class MatchResult:
             "paired": self.paired(),
         }
 
-    def paired(self) -> list[dict]:
+    def paired(self, measure: str = "score") -> list[dict]:
         """Every pair of agents (i < j): the mean over deals of agent i's deal score
+        (``measure="utility"``: its utility, the game's returns in their own unit)
         minus agent j's, and its SE from the per-deal differences (the two scores
         of a deal are correlated, so this is not the SEs of the two scores added)."""
+        per_deal = {"score": self.deal_scores, "utility": self.deal_utilities}[measure]
         out = []
         n = len(self.agents)
         for i in range(n):
             for j in range(i + 1, n):
-                d = (self.deal_scores[:, i] - self.deal_scores[:, j])[:, None]
+                d = (per_deal[:, i] - per_deal[:, j])[:, None]
                 m, se = mean_and_se(d)
                 out.append({"a": self.agents[i].name, "b": self.agents[j].name,
                             "diff": _finite(float(m[0])), "se": _finite(float(se[0]))})

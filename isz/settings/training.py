@@ -192,7 +192,8 @@ TRAINER = Group("trainer", "Learning, evaluation, checkpoints, actors", [
     Setting("value_check_deals", int, 200, "deals of the final value check: the planner "
             "with the network's values at the root (value_mix 0.25) against itself without, "
             "at ladder_time a move; the run records value_mix 0.25 only if it wins by more "
-            "than 2 SE (0: no check, value_mix 0)", check=_check_deals, shape="0 or an int >= 2"),
+            "than 2 SE in the game's returns (chips on poker) (0: no check, value_mix 0)",
+            check=_check_deals, shape="0 or an int >= 2"),
     Setting("actors", int, 0, "self-play actors on Ray (0: self-play in this process, "
             "reproducible)", lo=0),
     Setting("max_staleness", int, 4, "actors: positions of weights older than this many "

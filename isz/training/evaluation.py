@@ -134,9 +134,13 @@ def value_check(game: Game, model: PolicyValueNet, cfg, device, seed: int,
     the root (``value_mix`` = `VALUE_CHECK_MIX`, seat 0) against itself without them (the
     other seats), ``trainer.value_check_deals`` deals at ``trainer.ladder_time`` a move.
 
-    Returns ``value_check/diff`` (seat 0's mean deal score minus seat 1's: > 0 when the
-    values help), ``value_check/se`` (paired over deals) and ``value_check/value_mix``:
-    `VALUE_CHECK_MIX` when the lead is more than 2 SE, else 0 — what the run records.
+    Returns ``value_check/diff`` (seat 0's mean deal utility minus seat 1's, in the
+    game's returns: > 0 when the values help), ``value_check/se`` (paired over deals) and
+    ``value_check/value_mix``: `VALUE_CHECK_MIX` when the lead is more than 2 SE, else 0
+    — what the run records. Returns, not the arena's score: they are what the network
+    is trained on, and where they are not a rank (chips) the score would judge by hands
+    won (on Leduc the values win chips and lose hands, docs/results/recipe.md); where
+    they are a rank or a win, returns are ``2 * score - 1`` and the verdict is the same.
     Empty when the check is off or the planner is not ``guided_so_ismcts``."""
     t = cfg.trainer
     record = record or planner_knobs(cfg)
@@ -155,7 +159,7 @@ def value_check(game: Game, model: PolicyValueNet, cfg, device, seed: int,
                          t.value_check_deals, seed, dict(g.params), g.module)
         with step("value check", t.value_check_deals, "deals") as bar:
             res = play_match(spec, backend, progress=bar.update)
-    pair = res.paired()[0]
+    pair = res.paired("utility")[0]
     pays = pair["se"] is not None and pair["diff"] > 2 * pair["se"]
     return {"value_check/diff": pair["diff"], "value_check/se": pair["se"],
             "value_check/value_mix": VALUE_CHECK_MIX if pays else 0.0}

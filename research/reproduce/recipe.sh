@@ -8,6 +8,7 @@
 #   bash research/reproduce/recipe.sh liars_dice   # some sections (the parts below)
 # Parts:
 #   leduc: Leduc poker (a registered game; 1.5-2 minutes a training seed)
+#   leduc_values: each Leduc checkpoint with the network's values at the root against none
 #   liars_dice: examples/liars_dice.py, through game.module
 #   liars_dice2: the same with two dice each (seed 0)
 #   kuhn: Kuhn poker (level at equal time), and where its planners' moves differ
@@ -51,6 +52,15 @@ liars_dice2() {  # two dice each: over the posterior's cap, uniform worlds (seed
   done
 }
 
+leduc_values() {  # each Leduc checkpoint with the network's values at the root against none
+  for s in 0 1 2; do
+    $PY -m research.head_to_head --game leduc_poker --time 0.01 --deals 1000 --seed 98 --workers 2 \
+      --planner vm0=runs/recipe_leduc_s$s/checkpoints/last.pt,value_mix=0 \
+      --planner vm25=runs/recipe_leduc_s$s/checkpoints/last.pt,value_mix=0.25 \
+      --output $OUT/leduc_s${s}_value_mix_t0.01.json
+  done
+}
+
 kuhn() {
   train_and_match kuhn game=kuhn_poker
   # where the planners and so_ismcts choose differently
@@ -64,4 +74,4 @@ ladders() {
   ladder_to_docs runs/recipe_liars_dice_s0 $OUT/liars_dice_s0 1000 0.01
 }
 
-run_sections "leduc liars_dice liars_dice2 kuhn ladders" "$@"
+run_sections "leduc leduc_values liars_dice liars_dice2 kuhn ladders" "$@"

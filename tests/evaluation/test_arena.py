@@ -297,6 +297,19 @@ def test_se_is_over_deals_not_games(kuhn):
     assert res.agents[0].score_se == pytest.approx(np.std([1, 0, 1, 0], ddof=1) / 2)
 
 
+def test_paired_by_utility_counts_chips_not_hands(kuhn):
+    """a wins three small pots of four and loses one big one: ahead in hands (score),
+    behind in chips (utility); each measure's paired SE from its own per-deal values."""
+    scores = np.array([[[1.0, 0.0]] * 2] * 3 + [[[0.0, 1.0]] * 2])
+    utils = np.array([[[1.0, -1.0]] * 2] * 3 + [[[-5.0, 5.0]] * 2])
+    res = MatchResult.from_deals(kuhn, ["a", "b"], scores, utils, seed=0, workers=1,
+                                 wall_time_s=1.0)
+    (by_score,), (by_utility,) = res.paired(), res.paired("utility")
+    assert by_score["diff"] == pytest.approx(0.5)  # 0.75 - 0.25
+    assert by_utility["diff"] == pytest.approx(-1.0)  # (3 * 2 - 10) / 4
+    assert by_utility["se"] == pytest.approx(np.std([2, 2, 2, -10], ddof=1) / 2)
+
+
 def test_se_matches_deal_scores(kuhn):
     res = match(kuhn, randoms(kuhn), deals=50, seed=4, progress=False)
     ds = res.deal_scores[:, 0]
