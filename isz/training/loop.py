@@ -291,10 +291,11 @@ def _ladder(cfg: TrainConfig, run_dir: Path, device, log: RunLogger) -> None:
 
 
 def value_line(scalars: dict) -> str:
-    """One line for the log: the value check's lead and what the run records."""
+    """One line for the log: the value check's lead (in the game's returns) and what
+    the run records."""
     mix = scalars["value_check/value_mix"]
     return (f"value check: values at the root {scalars['value_check/diff']:+.3f} ± "
-            f"{scalars['value_check/se']:.3f} against none; the planner records "
+            f"{scalars['value_check/se']:.3f} in returns against none; the planner records "
             f"value_mix={mix:g}" + ("" if mix else " (not more than 2 SE)"))
 
 
