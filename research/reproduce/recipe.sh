@@ -59,6 +59,18 @@ leduc_values() {  # each Leduc checkpoint with the network's values at the root 
       --planner vm25=runs/recipe_leduc_s$s/checkpoints/last.pt,value_mix=0.25 \
       --output $OUT/leduc_s${s}_value_mix_t0.01.json
   done
+  # the runs again with a value check of 2,000 deals; what they record against so_ismcts,
+  # beside the same checkpoints without values played again
+  for s in 0 1 2; do
+    $PY scripts/train.py game=leduc_poker trainer.seed=$s trainer.value_check_deals=2000 \
+      experiment.run_dir=runs/recipe_leduc_vc2000_s$s logger.progress=false
+    for r in check2000 rerun; do
+      ck=runs/recipe_leduc_s$s/checkpoints/last.pt
+      [ $r = rerun ] || ck=runs/recipe_leduc_vc2000_s$s/checkpoints/last.pt
+      $PY scripts/evaluate.py checkpoint=$ck "agents=[planner,so_ismcts]" time_per_move=0.01 \
+        deals=1000 seed=97 workers=2 progress=false output=$OUT/leduc_s${s}_${r}_vs_so_ismcts_t0.01.json
+    done
+  done
 }
 
 kuhn() {
