@@ -84,24 +84,27 @@ def enumerate_histories(game: Game, max_histories: int) -> HistoryTable:
     table = _TABLES.get(key)
     if table is None:
         # count before storing: a game over the cap is refused after a walk that keeps
-        # nothing (about 4 us a history) instead of after building rows it drops
-        if count_histories(game, max_histories) > max_histories:
+        # nothing (about 4 us a history), and one under it is written straight into
+        # arrays of the counted size (no row objects: about 8 bytes a state entry)
+        n = count_histories(game, max_histories)
+        if n > max_histories:
             raise IszError(f"game {game.name!r} has more than {max_histories} histories: too "
                            "large to enumerate")
-        rows: list[tuple] = []
+        states = np.empty((n, game.state_size), np.int64)
+        player, parent, action = (np.empty(n, np.int64) for _ in range(3))
+        prob = np.empty(n, np.float64)
+        rows = iter(range(n))
 
-        def visit(s, parent, a, prob, cur):
-            rows.append((s, parent, a, prob, cur))
-            return len(rows) - 1
+        def visit(st, up, a, pr, cur):
+            i = next(rows)
+            states[i], parent[i], action[i], prob[i], player[i] = st, up, a, pr, cur
+            return i
 
         _walk(game, max_histories, visit)
-        states, parent, action, prob, player = zip(*rows, strict=True)
-        parent, prob = np.array(parent, np.int64), np.array(prob, np.float64)
         reach = prob.copy()
-        for i in range(1, len(rows)):  # parents come first
+        for i in range(1, n):  # parents come first
             reach[i] *= reach[parent[i]]
-        table = HistoryTable(np.array(player, np.int64), parent, np.array(action, np.int64),
-                             prob, reach, np.stack(states))
+        table = HistoryTable(player, parent, action, prob, reach, states)
         _TABLES[key] = table
     if len(table.player) > max_histories:
         raise IszError(f"game {game.name!r} has {len(table.player)} histories, more than "
