@@ -78,7 +78,7 @@ class MatchResult:
     wall_time_s: float
     games_per_s: float
     deal_scores: np.ndarray = field(repr=False, compare=False)
-    deal_utilities: np.ndarray | None = field(default=None, repr=False, compare=False)
+    deal_utilities: np.ndarray = field(repr=False, compare=False)
     resumed: int = 0
     backend: str = "local"
 

@@ -19,6 +19,13 @@ source research/reproduce/sections.sh
 PY=.venv/bin/python
 OUT=docs/results/recipe
 
+# vs_so CHECKPOINT TIME OUT: the checkpoint's planner against so_ismcts, TIME seconds a
+# move, 1,000 deals x 2 seats, deal seed 97, into $OUT/OUT_vs_so_ismcts_tTIME.json
+vs_so() {
+  $PY scripts/evaluate.py checkpoint="$1" "agents=[planner,so_ismcts]" time_per_move="$2" \
+    deals=1000 seed=97 workers=2 progress=false output=$OUT/${3}_vs_so_ismcts_t$2.json
+}
+
 # train_and_match NAME TRAIN_ARGS...: training seeds 0-2 into runs/recipe_NAME_sS, each
 # checkpoint against so_ismcts at 0.01 and 0.05 s a move
 train_and_match() {
@@ -27,11 +34,7 @@ train_and_match() {
   for s in 0 1 2; do
     $PY scripts/train.py "$@" trainer.seed=$s experiment.run_dir=runs/recipe_${name}_s$s \
       logger.progress=false
-    for t in 0.01 0.05; do
-      $PY scripts/evaluate.py checkpoint=runs/recipe_${name}_s$s/checkpoints/last.pt \
-        "agents=[planner,so_ismcts]" time_per_move=$t deals=1000 seed=97 workers=2 \
-        progress=false output=$OUT/${name}_s${s}_vs_so_ismcts_t$t.json
-    done
+    for t in 0.01 0.05; do vs_so runs/recipe_${name}_s$s/checkpoints/last.pt $t ${name}_s$s; done
   done
 }
 
@@ -46,9 +49,7 @@ liars_dice2() {  # two dice each: over the posterior's cap, uniform worlds (seed
   $PY scripts/train.py game.name=liars_dice game.module=examples.liars_dice experiment.name=liars_dice \
     game.params.dice=2 trainer.seed=0 experiment.run_dir=runs/recipe_liars_dice2_s0 logger.progress=false
   for t in 0.01 0.05; do
-    $PY scripts/evaluate.py checkpoint=runs/recipe_liars_dice2_s0/checkpoints/last.pt \
-      "agents=[planner,so_ismcts]" time_per_move=$t deals=1000 seed=97 workers=2 \
-      progress=false output=$OUT/uniform_liars_dice2_s0_vs_so_ismcts_t$t.json
+    vs_so runs/recipe_liars_dice2_s0/checkpoints/last.pt $t uniform_liars_dice2_s0
   done
 }
 
@@ -64,12 +65,8 @@ leduc_values() {  # each Leduc checkpoint with the network's values at the root 
   for s in 0 1 2; do
     $PY scripts/train.py game=leduc_poker trainer.seed=$s trainer.value_check_deals=2000 \
       experiment.run_dir=runs/recipe_leduc_vc2000_s$s logger.progress=false
-    for r in check2000 rerun; do
-      ck=runs/recipe_leduc_s$s/checkpoints/last.pt
-      [ $r = rerun ] || ck=runs/recipe_leduc_vc2000_s$s/checkpoints/last.pt
-      $PY scripts/evaluate.py checkpoint=$ck "agents=[planner,so_ismcts]" time_per_move=0.01 \
-        deals=1000 seed=97 workers=2 progress=false output=$OUT/leduc_s${s}_${r}_vs_so_ismcts_t0.01.json
-    done
+    vs_so runs/recipe_leduc_vc2000_s$s/checkpoints/last.pt 0.01 leduc_s${s}_check2000
+    vs_so runs/recipe_leduc_s$s/checkpoints/last.pt 0.01 leduc_s${s}_rerun
   done
 }
 
