@@ -156,8 +156,21 @@ def redeterminize(s, params, player, rng, out):
             out[i] = rand_below(rng, faces)
 
 
+@nb.njit(cache=True)
+def history(s, params, out):
+    """The rolls (player 0's dice, then player 1's) and the bids, in order."""
+    n = 0
+    for i in range(_next_die(s, params)):
+        out[n] = s[i]
+        n += 1
+    for j in range(_made(s, params)):
+        out[n] = s[2 * params[0] + j]
+        n += 1
+    return n
+
+
 KERNEL = Kernel(current_player, legal_actions, chance_outcomes, apply_action,
-                returns, observe, info_tensor, redeterminize)
+                returns, observe, info_tensor, redeterminize, history=history)
 
 
 @register_game

@@ -5,10 +5,11 @@ from isz.belief.gibbs import GibbsBelief
 from isz.belief.particle import BayesBelief, ParticleBelief
 from isz.belief.posterior import PosteriorBelief
 from isz.belief.registry import belief_names, make_belief, register_belief
+from isz.belief.replay import ReplayBelief
 from isz.belief.sir import SIRBelief
 from isz.belief.uniform import UniformBelief
 from isz.belief.voids import VoidsBelief
 
 __all__ = ["BayesBelief", "Belief", "GibbsBelief", "ParticleBelief", "PosteriorBelief",
-           "SIRBelief", "UniformBelief", "VoidsBelief", "belief_names", "make_belief",
-           "register_belief"]
+           "ReplayBelief", "SIRBelief", "UniformBelief", "VoidsBelief", "belief_names",
+           "make_belief", "register_belief"]

@@ -8,6 +8,7 @@ from isz.belief.base import Belief
 from isz.belief.gibbs import GibbsBelief
 from isz.belief.particle import BayesBelief, ParticleBelief
 from isz.belief.posterior import PosteriorBelief
+from isz.belief.replay import ReplayBelief
 from isz.belief.sir import SIRBelief
 from isz.belief.uniform import UniformBelief
 from isz.belief.voids import VoidsBelief
@@ -22,6 +23,7 @@ _BELIEFS: dict[str, Callable[..., Belief]] = {
     "voids": VoidsBelief,
     "gibbs": GibbsBelief,
     "sir": SIRBelief,
+    "replay": ReplayBelief,
 }
 
 
@@ -46,7 +48,7 @@ AUTO = "auto"
 # `auto`, in order of preference: the first belief that supports the game. With the
 # network's policy: one that weighs histories by it (the network's own opponent
 # model), else the best knowledge-free one; without: the best knowledge-free one.
-AUTO_NETWORK = ("sir", "particle", "posterior", "voids", "uniform")
+AUTO_NETWORK = ("sir", "particle", "posterior", "replay", "voids", "uniform")
 AUTO_ROLLOUT = ("voids", "uniform")
 
 
@@ -59,7 +61,7 @@ def resolve_belief(name: str, game: Game, network: bool = False) -> str:
     `AUTO_NETWORK` (``network``: a policy will weigh it) or `AUTO_ROLLOUT` that
     supports the game (a belief refuses a game it does not support with `IszError`:
     voids/sir the trick games, particle recon, posterior games small enough to
-    enumerate)."""
+    enumerate, replay games whose kernel has `history`)."""
     if name != AUTO:
         return name
     key = (game, network)

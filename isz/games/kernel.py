@@ -45,6 +45,11 @@ run without per-node Python objects:
     A cheap integer that tells apart ``player``'s information states among
     worlds sharing one public history (e.g. the player's hand as a bitmask).
     MO trees branch on it at the root; without it they hash `info_tensor`.
+``history(s, params, out) -> int`` (optional)
+    Writes into ``out`` (``int64[max_game_length]``) the actions and chance outcomes
+    that lead from the initial state to ``s``, in order, and returns how many. With it
+    the ``replay`` belief can weigh a sampled world by the other seats' moves along
+    its history (a policy's opponent model) on a game too big to enumerate.
 """
 
 from __future__ import annotations
@@ -73,6 +78,7 @@ class Kernel:
     action_score: Any = None
     num_action_features: int = 0
     earlier_action_features: tuple[int, ...] = ()
+    history: Any = None
 
     def __post_init__(self):
         # A plain Python function would only fail later, inside a compiled search,
@@ -84,7 +90,7 @@ class Kernel:
         for f in fields(self):
             fn = getattr(self, f.name)
             if f.name in ("num_action_features", "earlier_action_features") or (
-                    fn is None and f.name in ("info_key", "action_score")):
+                    fn is None and f.name in ("info_key", "action_score", "history")):
                 continue
             if not is_jitted(fn):
                 what = getattr(fn, "__qualname__", repr(fn))

@@ -11,6 +11,8 @@ that own actions are observed exactly; that every uniform determinization and
 observation sequences -> equal view keys; equal keys -> equal tensors and legal
 actions; different keys at a player's decision -> different tensors; no two
 players' views share a tensor (the network's values are per absolute seat).
+Where the kernel has the optional ``history``: it lists the actions that reached the
+state, and replaying a determinization's history rebuilds that world.
 """
 
 from __future__ import annotations
@@ -96,7 +98,30 @@ def _check_view(game: Game, state: State, p: int, rng, worlds: int) -> None:
         _fail(game, state, f"redeterminize for player {p} reads hidden information")
 
 
-def _step(game: Game, state: State, rng, tokens: list[list[int]]) -> None:
+def _replayed(game: Game, data: np.ndarray) -> tuple[list[int], np.ndarray]:
+    """(``history(data)``, the state array reached by replaying it from the start)."""
+    out = np.full(game.max_game_length, -1, np.int64)
+    n = int(game.kernel.history(data, game.kparams, out))
+    s = game.initial_data()
+    for a in out[:n]:
+        game.kernel.apply_action(s, game.kparams, int(a))
+    return out[:n].tolist(), s
+
+
+def _check_history(game: Game, state: State, actions: list[int], rng) -> None:
+    if game.kernel.history is None:
+        return
+    if _replayed(game, state.data)[0] != actions:
+        _fail(game, state, f"kernel history gives {_replayed(game, state.data)[0]}, "
+                           f"not the actions played {actions}")
+    for p in range(game.num_players):
+        world = _redraw(game, state, p, int(rng.integers(2**62)))[0]
+        if not np.array_equal(_replayed(game, world)[1], world):
+            _fail(game, state, f"replaying the history of player {p}'s determinization "
+                               f"{State(game, world)} does not rebuild it")
+
+
+def _step(game: Game, state: State, rng, tokens: list[list[int]]) -> int:
     cur = state.current_player()
     if cur == CHANCE:
         a = state.sample_chance(rng)
@@ -116,6 +141,7 @@ def _step(game: Game, state: State, rng, tokens: list[list[int]]) -> None:
     state.apply_action(a)
     if not np.array_equal(state.data, clone.data):
         _fail(game, state, "apply_action is not deterministic")
+    return int(a)
 
 
 def check_game(game: Game, histories: int = 40, seed: int = 0, worlds: int = 4) -> None:
@@ -129,15 +155,17 @@ def check_game(game: Game, histories: int = 40, seed: int = 0, worlds: int = 4) 
     for _ in range(histories):
         state = game.new_initial_state()
         tokens: list[list[int]] = [[] for _ in range(game.num_players)]
+        actions: list[int] = []
         for length in range(game.max_game_length + 2):
             _check_node(game, state, rng, worlds)
+            _check_history(game, state, actions, rng)
             _check_key_relations(game, state, tokens, by_tokens, by_key, by_tensor)
             _check_tensor_names_seat(game, state, seat_of)
             if state.is_terminal():
                 break
             if length > game.max_game_length:
                 _fail(game, state, f"longer than max_game_length={game.max_game_length}")
-            _step(game, state, rng, tokens)
+            actions.append(_step(game, state, rng, tokens))
 
 
 def _check_key_relations(game, state, tokens, by_tokens, by_key, by_tensor) -> None:

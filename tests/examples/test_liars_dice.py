@@ -157,12 +157,15 @@ def test_the_posterior_reads_the_bids_through_a_policy(liars_dice):
 @pytest.mark.slow
 def test_auto_weighs_the_default_game_by_the_network(liars_dice):
     """One die each (294,883 histories) is under the posterior's enumeration cap, so a
-    network planner's `belief=auto` is the exact posterior; two dice are over it."""
+    network planner's `belief=auto` is the exact posterior; two dice are over it, and
+    the kernel's `history` makes them weighable by `replay`. Without a network `auto`
+    stays knowledge-free."""
     from isz.belief.registry import resolve_belief
 
     assert resolve_belief("auto", isz.make_game("liars_dice"), network=True) == "posterior"
     assert resolve_belief("auto", isz.make_game("liars_dice", dice=2), network=True) \
-        == "uniform"
+        == "replay"
+    assert resolve_belief("auto", isz.make_game("liars_dice", dice=2)) == "uniform"
 
 
 @pytest.mark.parametrize("params, words", [
@@ -220,22 +223,25 @@ def test_openspiel_twin(liars_dice):
         assert (len(keys) > len(canon)) == (dice > 1)
 
 
-def test_the_network_planner_decides_from_the_view(liars_dice, tmp_path):
+@pytest.mark.parametrize("dice, belief", [(1, "posterior"), (2, "replay")])
+def test_the_network_planner_decides_from_the_view(liars_dice, tmp_path, dice, belief):
     """The default recipe's planner on this game: guided_so_ismcts whose worlds come from
-    the exact posterior weighed by its network. Two true states that share the deciding
-    seat's view (the opponent's dice differ) give one action, for 5 such pairs."""
+    the exact posterior weighed by its network (one die), or from uniform worlds weighed
+    by it along their replayed histories (two dice: over the posterior's cap). Two true
+    states that share the deciding seat's view (the opponent's dice differ) give one
+    action, for 5 such pairs."""
     from isz.games.base import State
     from isz.nn.checkpoint import save_checkpoint
     from isz.nn.model import ModelConfig, build_model
 
     torch = pytest.importorskip("torch")
     torch.manual_seed(0)
-    game = isz.make_game("liars_dice", dice=1, faces=3)
+    game = isz.make_game("liars_dice", dice=dice, faces=3)
     path = save_checkpoint(tmp_path / "ld.pt", model=build_model(game, ModelConfig(8, 0)),
                            game=game, model_cfg=ModelConfig(8, 0))
     rng, pairs = np.random.default_rng(3), 0
     for _ in range(40):
-        state = _play(game, [int(rng.integers(1, 4)), int(rng.integers(1, 4))])
+        state = _play(game, [int(rng.integers(1, 4)) for _ in range(2 * dice)])
         for _ in range(int(rng.integers(0, 3))):  # a few rising bids
             if state.is_terminal():
                 break
@@ -248,7 +254,7 @@ def test_the_network_planner_decides_from_the_view(liars_dice, tmp_path):
         if twin is None:
             continue
         acts = [isz.load_planner(str(path), game, device="cpu", agent="guided_so_ismcts",
-                                 belief="posterior", iterations=40)
+                                 belief=belief, iterations=40)
                 .act(s.view(p), np.random.default_rng(1)) for s in (state, twin)]
         assert acts[0] == acts[1]
         pairs += 1

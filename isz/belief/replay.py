@@ -1,0 +1,189 @@
+"""``replay``: the game's uniform worlds importance-resampled by a policy's probability
+of the other seats' moves, replayed along each world's history. For any game whose
+kernel can say how a state was reached (`Kernel.history`), however big.
+
+Target: the posterior of the exact ``posterior`` belief, without enumerating the game,
+
+    P(h | view)  ∝  P_c(h) * prod of policy(view of the actor)[a] over the other
+                    seats' actions a on the way to h,
+
+(the viewer's own reach is the same for every consistent h: perfect recall).
+
+How: per view, ``candidates`` worlds are drawn from the game's uniform sampler
+(`UniformBelief`, which reads the view alone), and each distinct one is replayed from
+the initial state along `Kernel.history`: at every decision of another seat its
+information-state tensor and legal mask become a row, and at every chance node the
+outcome's probability is kept. One ``policy.many(float32[R, tensor_size], bool[R,
+num_actions])`` call answers every row; a world's weight is its chance probability
+times the product of its rows' probabilities of the action taken. `sample_many` draws
+from the pool by weight (stratified), reusing it for every call on the same view, so a
+search pays the replay and the policy call once a decision. The weights are exact
+importance weights when the uniform sampler is uniform over the consistent hidden
+parts, as `Kernel.redeterminize` promises; the law tends to the target as
+``candidates`` grows (bias O(1 / M); `last_ess` is the pool's effective sample size).
+
+No leak: the candidates come from the view alone, and the rows are those of the
+candidate worlds, never the true state.
+
+Knobs: ``policy`` (an object with ``many(tensors, masks) -> float[B, num_actions]``,
+e.g. `isz.search.evaluator.EvaluatorPolicy`; None: no weights, i.e. ``uniform``),
+``candidates`` (128). If the policy gives the taken actions zero probability in every
+candidate (an opponent off-model), the chance weights alone are used (``fallbacks``
+counts how often), as ``posterior`` does.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+
+import numba as nb
+import numpy as np
+
+from isz.belief.base import Belief
+from isz.belief.posterior import stratified
+from isz.belief.sir import _distinct
+from isz.belief.uniform import UniformBelief
+from isz.games.base import Game, View
+from isz.games.kernel import Kernel
+from isz.types import IszError, check_int
+
+
+@functools.cache
+def make_replay(kernel: Kernel):
+    """Compiled ``(count, fill)`` over worlds int64[U, state_size] replayed from ``init``
+    (the initial state array) along ``kernel.history``:
+
+    ``count(worlds, init, params, viewer, max_len) -> int64[U]``: each world's number of
+    decisions by a seat other than ``viewer``.
+    ``fill(worlds, init, params, viewer, max_len, rows, masks, actions, owner) ->
+    float64[U]``: writes those decisions in world then history order (``rows``
+    float32[R, tensor_size], ``masks`` bool[R, num_actions], ``actions`` int64[R], the
+    world each belongs to in ``owner`` int64[R]) and returns each world's log chance
+    probability.
+    """
+    history, current_player = kernel.history, kernel.current_player
+    legal_actions, chance_outcomes = kernel.legal_actions, kernel.chance_outcomes
+    apply_action, info_tensor = kernel.apply_action, kernel.info_tensor
+
+    @nb.njit(cache=True)
+    def count(worlds, init, params, viewer, max_len):
+        out = np.zeros(worlds.shape[0], np.int64)
+        hist = np.empty(max_len, np.int64)
+        for w in range(worlds.shape[0]):
+            n = history(worlds[w], params, hist)
+            s = init.copy()
+            for t in range(n):
+                p = current_player(s, params)
+                if p >= 0 and p != viewer:
+                    out[w] += 1
+                apply_action(s, params, hist[t])
+        return out
+
+    @nb.njit(cache=True)
+    def fill(worlds, init, params, viewer, max_len, rows, masks, actions, owner):
+        logc = np.zeros(worlds.shape[0])
+        hist = np.empty(max_len, np.int64)
+        legal = np.empty(masks.shape[1], np.int64)
+        outs = np.empty(max_len, np.int64)
+        probs = np.empty(max_len)
+        r = 0
+        for w in range(worlds.shape[0]):
+            n = history(worlds[w], params, hist)
+            s = init.copy()
+            for t in range(n):
+                a = hist[t]
+                p = current_player(s, params)
+                if p < 0:  # chance: the outcome's probability
+                    k = chance_outcomes(s, params, outs, probs)
+                    for j in range(k):
+                        if outs[j] == a:
+                            logc[w] += math.log(probs[j]) if probs[j] > 0 else -np.inf
+                elif p != viewer:
+                    info_tensor(s, params, p, rows[r])
+                    k = legal_actions(s, params, legal)
+                    for j in range(k):
+                        masks[r, legal[j]] = True
+                    actions[r] = a
+                    owner[r] = w
+                    r += 1
+                apply_action(s, params, a)
+        return logc
+
+    return count, fill
+
+
+class ReplayBelief(Belief):
+    """Uniform worlds weighed by the policy along their replayed histories; see the
+    module docstring."""
+
+    name = "replay"
+    KNOBS = {"policy": None, "candidates": 128}
+
+    def __init__(self, game: Game, policy=None, candidates: int = 128):
+        if getattr(game.kernel, "history", None) is None:
+            raise IszError(f"belief 'replay' needs the game's kernel to define history(s, "
+                           f"params, out) (the actions that reach a state); game "
+                           f"{game.name!r} does not")
+        if policy is not None and not callable(getattr(policy, "many", None)):
+            raise IszError(f"policy must have many(tensors, masks) -> probabilities (e.g. "
+                           f"isz.search.evaluator.EvaluatorPolicy), got {policy!r}")
+        super().__init__(game)
+        self.policy = policy
+        self.candidates = check_int("candidates", candidates, lo=1)
+        self.uniform = UniformBelief(game)
+        self._count, self._fill = make_replay(game.kernel)
+        self._init = game.initial_data()
+        self.last_ess = math.nan
+        self.fallbacks = 0
+        self.reset()
+
+    def reset(self) -> None:
+        self._pool: tuple = (None, None, None)  # (view key, worlds, probabilities)
+
+    def sample_many(self, view: View, n: int, rng: np.random.Generator) -> np.ndarray:
+        """``n`` worlds int64[n, state_size], stratified over the view's weighed pool."""
+        if self.policy is None:
+            return self.uniform.sample_many(view, n, rng)
+        if self._pool[0] != view.key:
+            self._pool = (view.key, *self.weighed_pool(view, rng))
+        _, worlds, p = self._pool
+        return worlds[stratified(p, n, rng)]
+
+    def weighed_pool(self, view: View,
+                     rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+        """(int64[U, state_size], float64[U]): the distinct candidates of ``view`` and
+        their probabilities (count × weight, normalised)."""
+        worlds, counts = _distinct(self.uniform.sample_many(view, self.candidates, rng))
+        logc, logp = self.log_weights(worlds, view.player)
+        logw = logc + logp
+        if not np.isfinite(logw.max()):  # every candidate off the policy's support
+            self.fallbacks += 1
+            logw = logc
+        w = counts * np.exp(logw - logw.max())
+        p = w / w.sum()
+        self.last_ess = float(1.0 / np.dot(p, p / counts))  # over the draws
+        return worlds, p
+
+    def log_weights(self, worlds: np.ndarray, viewer: int) -> tuple[np.ndarray, np.ndarray]:
+        """(float64[U], float64[U]): each world's log chance probability and the log of
+        the policy's probability of the other seats' actions along its history."""
+        g = self.game
+        per_world = self._count(worlds, self._init, g.kparams, viewer, g.max_game_length)
+        total = int(per_world.sum())
+        rows = np.zeros((total, g.tensor_size), np.float32)
+        masks = np.zeros((total, g.num_actions), np.bool_)
+        actions = np.empty(total, np.int64)
+        owner = np.empty(total, np.int64)
+        logc = self._fill(worlds, self._init, g.kparams, viewer, g.max_game_length,
+                          rows, masks, actions, owner)
+        if total == 0:
+            return logc, np.zeros(len(worlds))
+        probs = np.asarray(self.policy.many(rows, masks), dtype=np.float64)
+        if probs.shape != (total, g.num_actions) or not np.all(np.isfinite(probs)) \
+                or np.any(probs < 0):
+            raise IszError(f"policy.many must return float[{total}, {g.num_actions}] of "
+                           f"finite probabilities >= 0, got shape {probs.shape}")
+        with np.errstate(divide="ignore"):
+            logp = np.log(probs[np.arange(total), actions])
+        return logc, np.bincount(owner, weights=logp, minlength=len(worlds))
