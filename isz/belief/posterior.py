@@ -102,7 +102,8 @@ class PosteriorBelief(Belief):
             self.table = enumerate_histories(game, max_histories)
         except IszError as e:
             raise IszError(f"belief 'posterior' enumerates every history: {e} (raise "
-                           "max_histories, or use another belief)") from e
+                           "max_histories, or use another belief: replay where the game's "
+                           "kernel has history)") from e
         key = repr(game.spec)
         if key not in _INDEXES:
             _INDEXES[key] = _ViewIndex(game, self.table)

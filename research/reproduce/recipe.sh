@@ -10,9 +10,12 @@
 #   leduc: Leduc poker (a registered game; 1.5-2 minutes a training seed)
 #   leduc_values: each Leduc checkpoint with the network's values at the root against none
 #   liars_dice: examples/liars_dice.py, through game.module
-#   liars_dice2: the same with two dice each (seed 0)
+#   liars_dice2: the same with two dice each (over the posterior's cap: the replay
+#     belief), and seed 0 again with uniform worlds (belief.name=uniform)
+#   values: each Liar's Dice checkpoint (one and two dice) with the network's values at
+#     the root against none, head to head and against so_ismcts
 #   kuhn: Kuhn poker (level at equal time), and where its planners' moves differ
-#   ladders: the ladders of Leduc's and Liar's Dice's seed-0 runs
+#   ladders: the ladders of the seed-0 runs of Leduc and of Liar's Dice (one and two dice)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 source research/reproduce/sections.sh
@@ -40,16 +43,36 @@ train_and_match() {
 
 leduc() { train_and_match leduc game=leduc_poker; }
 
+LD=(game.name=liars_dice game.module=examples.liars_dice experiment.name=liars_dice)
+
 liars_dice() {
-  train_and_match liars_dice game.name=liars_dice game.module=examples.liars_dice \
-    experiment.name=liars_dice
+  train_and_match liars_dice "${LD[@]}"
 }
 
-liars_dice2() {  # two dice each: over the posterior's cap, uniform worlds (seed 0 only)
-  $PY scripts/train.py game.name=liars_dice game.module=examples.liars_dice experiment.name=liars_dice \
-    game.params.dice=2 trainer.seed=0 experiment.run_dir=runs/recipe_liars_dice2_s0 logger.progress=false
+liars_dice2() {  # two dice each: over the posterior's cap, so auto is the replay belief
+  train_and_match liars_dice2 "${LD[@]}" game.params.dice=2
+  # what auto was before the replay belief: uniform worlds, no opponent model (seed 0)
+  $PY scripts/train.py "${LD[@]}" game.params.dice=2 belief.name=uniform trainer.seed=0 \
+    experiment.run_dir=runs/recipe_uniform_liars_dice2_s0 logger.progress=false
   for t in 0.01 0.05; do
-    vs_so runs/recipe_liars_dice2_s0/checkpoints/last.pt $t uniform_liars_dice2_s0
+    vs_so runs/recipe_uniform_liars_dice2_s0/checkpoints/last.pt $t uniform_liars_dice2_s0
+  done
+}
+
+values() {  # Liar's Dice: the network's values at the root (value_mix=0.25) against none
+  for name in liars_dice liars_dice2; do
+    local params=()
+    [ $name = liars_dice2 ] && params=(--game-param dice=2)
+    for s in 0 1 2; do
+      local ck=runs/recipe_${name}_s$s/checkpoints/last.pt
+      $PY -m research.head_to_head --game liars_dice --game-module examples.liars_dice \
+        "${params[@]}" --time 0.01 --deals 1000 --seed 98 --workers 2 \
+        --planner vm0=$ck,value_mix=0 --planner vm25=$ck,value_mix=0.25 \
+        --output $OUT/${name}_s${s}_value_mix_t0.01.json
+      $PY scripts/evaluate.py checkpoint=$ck "agents=[planner,so_ismcts]" knobs.planner.value_mix=0 \
+        time_per_move=0.01 deals=1000 seed=97 workers=2 progress=false \
+        output=$OUT/${name}_s${s}_novalues_vs_so_ismcts_t0.01.json
+    done
   done
 }
 
@@ -81,6 +104,7 @@ kuhn() {
 ladders() {
   ladder_to_docs runs/recipe_leduc_s0 $OUT/leduc_s0 1000 0.01
   ladder_to_docs runs/recipe_liars_dice_s0 $OUT/liars_dice_s0 1000 0.01
+  ladder_to_docs runs/recipe_liars_dice2_s0 $OUT/liars_dice2_s0 1000 0.01
 }
 
-run_sections "leduc leduc_values liars_dice liars_dice2 kuhn ladders" "$@"
+run_sections "leduc leduc_values liars_dice liars_dice2 values kuhn ladders" "$@"

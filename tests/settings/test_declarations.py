@@ -91,7 +91,7 @@ def test_a_bad_value_is_one_line_naming_it_and_what_is_allowed(section, key, val
 def test_belief_policy_only_for_beliefs_that_take_one():
     """conf/belief/uniform.yaml and voids.yaml no longer set a policy they ignore; a
     policy set for such a belief is refused, for a belief that takes one it is kept."""
-    assert st.policy_beliefs() == ["bayes", "gibbs", "particle", "posterior", "sir"]
+    assert st.policy_beliefs() == ["bayes", "gibbs", "particle", "posterior", "replay", "sir"]
     cfg = TrainConfig()
     cfg.belief.name, cfg.belief.policy = "voids", "network"
     with pytest.raises(IszError, match=r"belief.policy=network is set, but belief 'voids' "
