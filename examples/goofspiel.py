@@ -174,8 +174,21 @@ def redeterminize(s, params, player, rng, out):
         out[theirs + r] = cards[r]
 
 
+@nb.njit(cache=True)
+def history(s, params, out):
+    n = params[0]
+    k = 0
+    for r in range(n):  # each round: prize, bids (player 0's first), announcement
+        for a in (s[r], s[n + r], s[2 * n + r], n + s[3 * n + r] if s[3 * n + r] >= 0 else -1):
+            if a < 0:
+                return k
+            out[k] = a
+            k += 1
+    return k
+
+
 KERNEL = Kernel(current_player, legal_actions, chance_outcomes, apply_action,
-                returns, observe, info_tensor, redeterminize)
+                returns, observe, info_tensor, redeterminize, history=history)
 
 
 @register_game

@@ -120,3 +120,25 @@ def test_bad_knobs_and_policies(liars_dice):
     with pytest.raises(IszError, match=r"policy.many must return float\[\d+, 7\]"):
         ReplayBelief(game, policy=Wrong()).sample_many(_state(game, [0, 1, 1]).view(1), 4,
                                                        np.random.default_rng(0))
+
+
+def test_replay_weighs_hidden_moves_as_the_posterior_does(goofspiel):
+    """Goofspiel's bids are hidden (only who won a round is announced): the worlds differ
+    in the opponent's moves, not only in chance. Over whole worlds the replayed law is the
+    exact posterior's under the same policy (total variation under 0.03 at 20,000 draws)."""
+    game = isz.make_game("goofspiel", cards=3)
+    policy = EvaluatorPolicy(_Softmax(game, scale=2.0, seed=1))
+    state = game.new_initial_state()
+    # prize 3; player 0 bids 2, player 1 bids 1 (player 0 wins); prize 1; player 0 bids 3
+    for a in (2, 1, 0, None, 0, 2):
+        state.apply_action(state.chance_outcomes()[0][0] if a is None else a)
+    view = state.view(1)
+    assert view.current_player == 1
+    exact = PosteriorBelief(game, policy=policy).posterior(view)
+    assert len(exact) > 1 and max(exact.values()) < 0.95
+    worlds = ReplayBelief(game, policy=policy, candidates=4000).sample_many(
+        view, 20_000, np.random.default_rng(2))
+    keys, counts = np.unique(worlds, axis=0, return_counts=True)
+    drawn = {tuple(k.tolist()): c / len(worlds) for k, c in zip(keys, counts, strict=True)}
+    tv = 0.5 * sum(abs(drawn.get(h, 0.0) - exact.get(h, 0.0)) for h in {*drawn, *exact})
+    assert tv < 0.03
