@@ -21,6 +21,15 @@ def check_supported(belief: str, game: Game, supported) -> None:
                        f"supported: {', '.join(sorted(supported))}")
 
 
+def check_batch_policy(policy):
+    """``policy`` itself when it is None or has ``many(tensors, masks) -> float[B,
+    num_actions]`` (the batched policy a weighing belief calls), else `IszError`."""
+    if policy is not None and not callable(getattr(policy, "many", None)):
+        raise IszError(f"policy must have many(tensors, masks) -> probabilities (e.g. "
+                       f"isz.search.evaluator.EvaluatorPolicy), got {policy!r}")
+    return policy
+
+
 class Belief:
     """Base class: subclasses implement `sample_many` (and may override `sample`)."""
 

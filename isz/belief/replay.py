@@ -40,7 +40,7 @@ import math
 import numba as nb
 import numpy as np
 
-from isz.belief.base import Belief
+from isz.belief.base import Belief, check_batch_policy
 from isz.belief.posterior import stratified
 from isz.belief.sir import _distinct
 from isz.belief.uniform import UniformBelief
@@ -56,8 +56,8 @@ def make_replay(kernel: Kernel):
 
     ``count(worlds, init, params, viewer, max_len) -> int64[U]``: each world's number of
     decisions by a seat other than ``viewer``.
-    ``fill(worlds, init, params, viewer, max_len, rows, masks, actions, owner) ->
-    float64[U]``: writes those decisions in world then history order (``rows``
+    ``fill(worlds, init, params, viewer, max_len, max_chance, rows, masks, actions, owner)
+    -> float64[U]``: writes those decisions in world then history order (``rows``
     float32[R, tensor_size], ``masks`` bool[R, num_actions], ``actions`` int64[R], the
     world each belongs to in ``owner`` int64[R]) and returns each world's log chance
     probability.
@@ -81,12 +81,12 @@ def make_replay(kernel: Kernel):
         return out
 
     @nb.njit(cache=True)
-    def fill(worlds, init, params, viewer, max_len, rows, masks, actions, owner):
+    def fill(worlds, init, params, viewer, max_len, max_chance, rows, masks, actions, owner):
         logc = np.zeros(worlds.shape[0])
         hist = np.empty(max_len, np.int64)
         legal = np.empty(masks.shape[1], np.int64)
-        outs = np.empty(max_len, np.int64)
-        probs = np.empty(max_len)
+        outs = np.empty(max_chance, np.int64)
+        probs = np.empty(max_chance)
         r = 0
         for w in range(worlds.shape[0]):
             n = history(worlds[w], params, hist)
@@ -125,11 +125,8 @@ class ReplayBelief(Belief):
             raise IszError(f"belief 'replay' needs the game's kernel to define history(s, "
                            f"params, out) (the actions that reach a state); game "
                            f"{game.name!r} does not")
-        if policy is not None and not callable(getattr(policy, "many", None)):
-            raise IszError(f"policy must have many(tensors, masks) -> probabilities (e.g. "
-                           f"isz.search.evaluator.EvaluatorPolicy), got {policy!r}")
         super().__init__(game)
-        self.policy = policy
+        self.policy = check_batch_policy(policy)
         self.candidates = check_int("candidates", candidates, lo=1)
         self.uniform = UniformBelief(game)
         self._count, self._fill = make_replay(game.kernel)
@@ -176,7 +173,7 @@ class ReplayBelief(Belief):
         actions = np.empty(total, np.int64)
         owner = np.empty(total, np.int64)
         logc = self._fill(worlds, self._init, g.kparams, viewer, g.max_game_length,
-                          rows, masks, actions, owner)
+                          g.max_chance_outcomes, rows, masks, actions, owner)
         if total == 0:
             return logc, np.zeros(len(worlds))
         probs = np.asarray(self.policy.many(rows, masks), dtype=np.float64)

@@ -41,7 +41,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from isz.belief.base import Belief
+from isz.belief.base import Belief, check_batch_policy
 from isz.belief.tricks_constraints import check_tricks, parse_view, replay
 from isz.belief.voids import VoidsBelief, _trim
 from isz.games import tricks_kernel as K
@@ -85,11 +85,8 @@ class SIRBelief(Belief):
     def __init__(self, game: Game, policy=None, candidates: int = 128, plays: int = 4,
                  max_tables: int = 400_000, shuffle: bool = True):
         check_tricks(f"belief {self.name!r}", game)
-        if policy is not None and not callable(getattr(policy, "many", None)):
-            raise IszError(f"policy must have many(tensors, masks) -> probabilities (e.g. "
-                           f"isz.search.evaluator.EvaluatorPolicy), got {policy!r}")
         super().__init__(game)
-        self.policy = policy
+        self.policy = check_batch_policy(policy)
         self.candidates = check_int("candidates", candidates, lo=1)
         self.plays = check_int("plays", plays, lo=0)
         self.voids = VoidsBelief(game, max_tables=max_tables, shuffle=shuffle)

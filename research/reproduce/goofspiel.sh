@@ -2,7 +2,8 @@
 # docs/results/goofspiel.md: examples/goofspiel.py (4 cards) trained with the default recipe
 # through game.module, then its planner against so_ismcts at 0.01 s a move, at training seeds 0-2 (about
 # 10 minutes a seed on 2 cores; run the match alone: equal-time matches are load-sensitive),
-# the values at the root, the fitted playout, and the ladders of two runs whose generations double.
+# the values at the root, the fitted playout, the ladders of two runs whose generations double,
+# and five cards (the replay belief against uniform worlds).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 PY=.venv/bin/python
@@ -44,4 +45,30 @@ for s in 0 1; do
     logger.progress=false
   ladder_to_docs runs/goof_dbl_s$s docs/results/goofspiel/doubling_s$s 1000 0.01
   cp runs/goof_dbl_s$s/results.json docs/results/goofspiel/doubling_s${s}_run.json
+done
+# five cards, too many histories for the exact posterior: belief=auto is the replay belief
+# (examples/goofspiel.py's kernel has history); training seeds 0-2, and seeds 0-2 again with
+# uniform worlds (belief.name=uniform, what auto was before it), each against so_ismcts at
+# 0.01 s a move (deal seed 97); then seed 0 of each at 5,000 simulations a move
+G5=(game.name=goofspiel game.module=examples.goofspiel experiment.name=goofspiel game.params.cards=5)
+for s in 0 1 2; do
+  for v in replay uniform; do
+    belief=$([ "$v" = uniform ] && echo "belief.name=uniform" || echo "belief.name=auto")
+    $PY scripts/train.py "${G5[@]}" $belief trainer.seed=$s experiment.run_dir=runs/goof5_${v}_s$s \
+      logger.progress=false
+    $PY scripts/evaluate.py checkpoint=runs/goof5_${v}_s$s/checkpoints/last.pt "agents=[planner,so_ismcts]" \
+      time_per_move=0.01 deals=1000 seed=97 workers=2 progress=false \
+      output=docs/results/goofspiel/cards5_${v}_s${s}_vs_so_ismcts_t0.01.json
+  done
+done
+for v in replay uniform; do
+  $PY scripts/evaluate.py checkpoint=runs/goof5_${v}_s0/checkpoints/last.pt "agents=[planner,so_ismcts]" \
+    iterations=5000 deals=1000 seed=97 workers=2 progress=false \
+    output=docs/results/goofspiel/cards5_${v}_s0_vs_so_ismcts_i5000.json
+done
+# the replay runs' planners without the values their value checks recorded (value_mix=0)
+for s in 0 1 2; do
+  $PY scripts/evaluate.py checkpoint=runs/goof5_replay_s$s/checkpoints/last.pt "agents=[planner,so_ismcts]" \
+    knobs.planner.value_mix=0 time_per_move=0.01 deals=1000 seed=97 workers=2 progress=false \
+    output=docs/results/goofspiel/cards5_replay_s${s}_novalues_vs_so_ismcts_t0.01.json
 done
