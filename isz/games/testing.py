@@ -111,9 +111,9 @@ def _replayed(game: Game, data: np.ndarray) -> tuple[list[int], np.ndarray]:
 def _check_history(game: Game, state: State, actions: list[int], rng) -> None:
     if game.kernel.history is None:
         return
-    if _replayed(game, state.data)[0] != actions:
-        _fail(game, state, f"kernel history gives {_replayed(game, state.data)[0]}, "
-                           f"not the actions played {actions}")
+    listed = _replayed(game, state.data)[0]
+    if listed != actions:
+        _fail(game, state, f"kernel history gives {listed}, not the actions played {actions}")
     for p in range(game.num_players):
         world = _redraw(game, state, p, int(rng.integers(2**62)))[0]
         if not np.array_equal(_replayed(game, world)[1], world):

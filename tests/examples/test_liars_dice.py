@@ -261,3 +261,25 @@ def test_the_network_planner_decides_from_the_view(liars_dice, tmp_path, dice, b
         if pairs == 5:
             break
     assert pairs == 5
+
+
+def test_the_checker_catches_a_history_that_is_not_the_play(liars_dice):
+    """`check_game` holds `Kernel.history` to the actions played: one that forgets the
+    bids is refused."""
+    import dataclasses
+
+    import numba as nb
+
+    from isz.games.testing import ConformanceError, check_game
+
+    @nb.njit(cache=False)
+    def rolls_only(s, params, out):
+        for i in range(2 * params[0]):
+            out[i] = s[i]
+        return 2 * params[0] if s[2 * params[0] - 1] >= 0 else 0
+
+    game = isz.make_game("liars_dice", dice=1, faces=3)
+    check_game(game, histories=5)
+    game.kernel = dataclasses.replace(game.kernel, history=rolls_only)
+    with pytest.raises(ConformanceError, match="kernel history gives"):
+        check_game(game, histories=5)
