@@ -211,6 +211,43 @@ def _cost_belief(game, belief: str, shuffle: bool):
     return b
 
 
+def weighed_decision_cost(belief: str, games: int = 50, seed: int = 0) -> list[dict]:
+    """ms for the first world of each decision of ``games`` seeded random Leduc games
+    when ``belief`` (``posterior`` or ``replay``, the two that weigh any game's
+    histories) takes a network of the default recipe's shape as its policy, reset
+    each game as self-play does: the posterior's policy calls along the history and
+    the replay's 128 candidates replayed and weighed. Its table is built before the
+    clock starts (once a process)."""
+    import torch
+
+    from isz.agents.network import NetworkEvaluator
+    from isz.nn import ModelConfig, build_model
+    from isz.search.evaluator import make_search_belief
+
+    torch.manual_seed(0)
+    torch.set_num_threads(1)
+    game = isz.make_game("leduc_poker")
+    net = NetworkEvaluator(build_model(game, ModelConfig()), "cpu")
+    b = make_search_belief(belief, game, net)
+    costs = []
+    for g in range(games):  # the games' own generator: the same games for each belief
+        rng, worlds_rng = np.random.default_rng(seed + g), np.random.default_rng([seed, g])
+        b.reset()
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.current_player() < 0:
+                state.apply_action(state.sample_chance(rng))
+                continue
+            view = state.view(state.current_player())
+            t = time.perf_counter()
+            b.sample_many(view, 1, worlds_rng)
+            costs.append(1e3 * (time.perf_counter() - t))
+            state.apply_action(int(rng.choice(view.legal_actions)))
+    costs = costs[1:]  # the first call compiles
+    return [_row("leduc_poker", belief, -1, f"first_world_ms_{k}", round(float(f(costs)), 3),
+                 decisions=len(costs)) for k, f in (("mean", np.mean), ("max", np.max))]
+
+
 class _DenseRows:
     """A policy with ``many`` only, so `SIRBelief` writes every row out."""
 
@@ -221,9 +258,11 @@ class _DenseRows:
 def belief_rows(voids=(0, 2, 4), n: int = 20000, chains: int = 20000) -> list[dict]:
     """Every belief row: speeds and rejection rates per void count, the first world's
     cost a decision (voids with and without the shuffle path, sir with a network's
-    policy, factored and written out), then the Gibbs burn-in table."""
+    policy, factored and written out; posterior and replay on Leduc with a network's),
+    then the Gibbs burn-in table."""
     rows = decision_cost("voids", True) + decision_cost("voids", False) + decision_cost("sir")
     rows += decision_cost("sir_dense")
+    rows += weighed_decision_cost("posterior") + weighed_decision_cost("replay")
     for k in voids:
         rows += [sampling_speed(b, k, n=n) for b in ("uniform", "voids", "gibbs")]
         rows.append(rejection_rate(k, n=n))

@@ -173,8 +173,29 @@ def _redeterminize(s, params, player, rng, out):
                 k -= 1
 
 
+@nb.njit(cache=True)
+def _history(s, params, out):
+    """The private cards, round 1's actions, the public card, round 2's actions."""
+    n = 0
+    for i in range(2):
+        if s[i] < 0:
+            return n
+        out[n] = s[i]
+        n += 1
+    for r in range(2):
+        if r == 1:
+            if s[2] < 0:
+                return n
+            out[n] = s[2]
+            n += 1
+        for k in range(s[9 + r]):
+            out[n] = s[11 + 4 * r + k]
+            n += 1
+    return n
+
+
 KERNEL = Kernel(_current_player, _legal_actions, _chance_outcomes, _apply_action,
-                _returns, _observe, _info_tensor, _redeterminize)
+                _returns, _observe, _info_tensor, _redeterminize, history=_history)
 
 
 def card_name(card: int) -> str:

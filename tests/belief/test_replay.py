@@ -10,6 +10,7 @@ import pytest
 
 import isz
 from isz.belief import PosteriorBelief, ReplayBelief, make_belief
+from isz.belief.registry import resolve_belief
 from isz.games.base import State
 from isz.search.evaluator import EvaluatorPolicy
 from isz.types import IszError
@@ -68,6 +69,28 @@ def test_replay_agrees_with_the_exact_posterior(liars_dice, actions, viewer):
     assert 100 < belief.last_ess <= 4000
 
 
+@pytest.mark.parametrize("actions, viewer", [
+    ([0, 4, 2, 1], 0),        # round 1 raised and called; the public card to come
+    ([0, 4, 2, 1, 2, 2], 1),  # public queen; player 0 raised into player 1
+    ([3, 5, 1, 2, 2, 1, 1], 0),
+])
+def test_replay_agrees_with_the_posterior_on_leduc(actions, viewer):
+    """Leduc poker (a built-in game with `history`): the replayed law of the opponent's
+    card is the exact posterior's under the same non-uniform policy, within 0.015."""
+    game = isz.make_game("leduc_poker")
+    policy = EvaluatorPolicy(_Softmax(game, scale=1.0, seed=3))
+    view = _state(game, actions).view(viewer)
+    exact = PosteriorBelief(game, policy=policy).posterior(view)
+    law = np.zeros(6)
+    for (card,), p in exact.items():
+        law[card] += p
+    assert np.abs(law[law > 0] - law[law > 0].mean()).max() > 0.05  # the policy tells
+    worlds = ReplayBelief(game, policy=policy, candidates=4000).sample_many(
+        view, 20_000, np.random.default_rng(4))
+    drawn = np.bincount(worlds[:, 1 - viewer], minlength=6) / len(worlds)
+    assert np.abs(drawn - law).max() < 0.015
+
+
 def test_replay_without_a_policy_is_uniform_and_with_one_reuses_its_pool(liars_dice):
     game = isz.make_game("liars_dice", dice=2, faces=6)
     view = _state(game, [0, 5, 3, 3, 7, 20]).view(0)
@@ -104,6 +127,8 @@ def test_bad_input():
     with pytest.raises(IszError, match="needs the game's kernel to define history.*"
                                        "'kuhn_poker' does not"):
         make_belief("replay", isz.make_game("kuhn_poker"))
+    # a game with history, small enough for the exact posterior, keeps it under auto
+    assert resolve_belief("auto", isz.make_game("leduc_poker"), network=True) == "posterior"
 
 
 def test_bad_knobs_and_policies(liars_dice):
@@ -142,3 +167,15 @@ def test_replay_weighs_hidden_moves_as_the_posterior_does(goofspiel):
     drawn = {tuple(k.tolist()): c / len(worlds) for k, c in zip(keys, counts, strict=True)}
     tv = 0.5 * sum(abs(drawn.get(h, 0.0) - exact.get(h, 0.0)) for h in {*drawn, *exact})
     assert tv < 0.03
+
+
+def test_the_bench_times_both_weighing_beliefs_on_the_same_games():
+    """`isz-bench`'s rows for posterior and replay on Leduc: every decision of the same
+    seeded games for both, a positive mean under the max."""
+    from isz.bench.belief import weighed_decision_cost
+
+    rows = {b: weighed_decision_cost(b, games=3) for b in ("posterior", "replay")}
+    for b, (mean, top) in rows.items():
+        assert (mean["metric"], top["metric"]) == ("first_world_ms_mean", "first_world_ms_max")
+        assert mean["belief"] == b and 0 < mean["value"] <= top["value"]
+    assert rows["posterior"][0]["decisions"] == rows["replay"][0]["decisions"] >= 3
