@@ -249,7 +249,8 @@ def ladder_step(run_dir: str | Path, cfg, device="cpu", *, deals: int = 100,
 EPILOG = """\
 Writes RUN_DIR/ladder/ladder.json: "players" (each baseline and checkpoint: rating,
 se, comparisons, decisions, seconds_per_move, simulations_per_move; checkpoints also
-checkpoint_kind (gen, iter, last), iteration, generation, hours, file, sha256),
+checkpoint_kind (gen, iter, last), iteration, generation, hours, file, sha256, and
+planner: the agent and settings it records and plays with, e.g. its value_mix),
 "pairings" (each table: players, deals, scores, score_se, paired differences with
 SEs, each seat's utility in the game's unit with its SE, seconds and simulations per
 move of each seat), "anchor", "rating" (scale and method), "budget", "deals", "seed",

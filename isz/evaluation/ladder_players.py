@@ -42,7 +42,9 @@ class Checkpoint:
     once training removed it); sha256: of its bytes; iteration: training
     iterations done when it was saved; generation: ``g`` of ``gen-<g>.pt`` (else
     None); hours: training wall hours when it was saved (None if the run did not
-    record them).
+    record them); planner: the planner it records and plays as (`planner_record`:
+    agent and settings, e.g. the ``value_mix`` its run's value check chose; None for
+    a player an older players file remembers).
     """
 
     name: str
@@ -52,13 +54,14 @@ class Checkpoint:
     iteration: int
     generation: int | None
     hours: float | None
+    planner: dict | None = None
 
 
 def find_checkpoints(run_dir: Path, kinds: tuple[str, ...] = KINDS) -> list[Checkpoint]:
     """Every distinct checkpoint of ``run_dir`` of the ``kinds`` (``gen``: gen-*.pt,
     ``iter``: iter-*.pt, ``last``: last.pt), sorted by iteration, generations first
     among equals; IszError if there is none."""
-    from isz.nn.checkpoint import load_checkpoint
+    from isz.nn.checkpoint import load_checkpoint, planner_record
 
     folder = Path(run_dir) / "checkpoints"
     files = sorted(folder.glob("gen-*.pt")) if "gen" in kinds else []
@@ -87,7 +90,7 @@ def find_checkpoints(run_dir: Path, kinds: tuple[str, ...] = KINDS) -> list[Chec
         names.add(name)
         seconds = ((ckpt.get("extra") or {}).get("seconds") or {}).get("elapsed")
         hours = float(seconds) / 3600 if seconds is not None else hours_at.get(it)
-        seen[sha] = Checkpoint(name, kind, str(f), sha, it, gen, hours)
+        seen[sha] = Checkpoint(name, kind, str(f), sha, it, gen, hours, planner_record(ckpt))
     return sorted(seen.values(), key=lambda c: (c.iteration, c.generation is None, c.name))
 
 

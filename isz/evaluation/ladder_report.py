@@ -42,7 +42,7 @@ def summary(head: dict, r: Ratings, baselines: dict[str, dict], checkpoints: lis
     players += [{"name": c.name, "kind": "checkpoint", "agent": PLANNER,
                  "checkpoint_kind": c.kind, "iteration": c.iteration,
                  "generation": c.generation, "hours": c.hours, "file": c.file,
-                 "sha256": c.sha256} for c in checkpoints]
+                 "sha256": c.sha256, "planner": c.planner} for c in checkpoints]
     for p in players:
         n = p["name"]
         p.update({"rating": r.rating.get(n), "se": r.se.get(n), "comparisons": r.games.get(n),

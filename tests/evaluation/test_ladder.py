@@ -13,7 +13,7 @@ import torch
 from tensorboard.backend.event_processing.event_accumulator import EventAccumulator
 
 from isz.evaluation.ladder import LadderSettings, ladder_step, main, run_ladder
-from isz.nn.checkpoint import load_checkpoint
+from isz.nn.checkpoint import load_checkpoint, planner_record
 from isz.training.config import TrainConfig
 from isz.training.loop import train
 
@@ -74,6 +74,10 @@ def test_ratings_pairings_and_work(trained):
     hours = [p[f"it{i}"]["hours"] for i in (1, 2, 3)]
     assert 0 < hours[0] < hours[1] < hours[2] < 1
     assert all(p[n]["se"] > 0 for n in ("random", "it1", "it2", "it3"))
+    # each checkpoint as it plays: the planner its file records
+    for n in ("it1", "it2", "it3"):
+        assert p[n]["planner"] == planner_record(load_checkpoint(p[n]["file"]))
+        assert p[n]["planner"]["agent"] == p["it1"]["planner"]["agent"]
     # every searcher spent its simulation budget, random none
     assert {n: p[n]["simulations_per_move"] for n in p} == \
         {"so_ismcts": 20.0, "random": 0.0, "it1": 20.0, "it2": 20.0, "it3": 20.0}
