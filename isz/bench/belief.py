@@ -172,19 +172,27 @@ def decision_cost(belief: str = "voids", shuffle: bool = True, games: int = 4,
     costs = []
     for g in range(games):
         rng = np.random.default_rng(seed + g)
-        b, state = _cost_belief(game, belief, shuffle), game.new_initial_state()
-        while not state.is_terminal():
-            if state.current_player() < 0:
-                state.apply_action(state.sample_chance(rng))
-                continue
-            view = state.view(state.current_player())
-            t = time.perf_counter()
-            b.sample_many(view, 1, rng)
-            costs.append(1e3 * (time.perf_counter() - t))
-            state.apply_action(int(rng.choice(view.legal_actions)))
+        costs += _first_world_ms(game, _cost_belief(game, belief, shuffle), rng, rng)
     return [_row("oh_hell", belief, -1, f"first_world_ms_{k}", round(float(f(costs)), 3),
                  shuffle=shuffle, decisions=len(costs))
             for k, f in (("mean", np.mean), ("max", np.max))]
+
+
+def _first_world_ms(game, belief, rng: np.random.Generator,
+                    worlds_rng: np.random.Generator) -> list[float]:
+    """ms of ``belief``'s first world at each decision of one uniformly random game
+    (its chance and moves drawn by ``rng``, the worlds by ``worlds_rng``)."""
+    costs, state = [], game.new_initial_state()
+    while not state.is_terminal():
+        if state.current_player() < 0:
+            state.apply_action(state.sample_chance(rng))
+            continue
+        view = state.view(state.current_player())
+        t = time.perf_counter()
+        belief.sample_many(view, 1, worlds_rng)
+        costs.append(1e3 * (time.perf_counter() - t))
+        state.apply_action(int(rng.choice(view.legal_actions)))
+    return costs
 
 
 def _cost_belief(game, belief: str, shuffle: bool):
@@ -231,18 +239,9 @@ def weighed_decision_cost(belief: str, games: int = 50, seed: int = 0) -> list[d
     b = make_search_belief(belief, game, net)
     costs = []
     for g in range(games):  # the games' own generator: the same games for each belief
-        rng, worlds_rng = np.random.default_rng(seed + g), np.random.default_rng([seed, g])
         b.reset()
-        state = game.new_initial_state()
-        while not state.is_terminal():
-            if state.current_player() < 0:
-                state.apply_action(state.sample_chance(rng))
-                continue
-            view = state.view(state.current_player())
-            t = time.perf_counter()
-            b.sample_many(view, 1, worlds_rng)
-            costs.append(1e3 * (time.perf_counter() - t))
-            state.apply_action(int(rng.choice(view.legal_actions)))
+        costs += _first_world_ms(game, b, np.random.default_rng(seed + g),
+                                 np.random.default_rng([seed, g]))
     costs = costs[1:]  # the first call compiles
     return [_row("leduc_poker", belief, -1, f"first_world_ms_{k}", round(float(f(costs)), 3),
                  decisions=len(costs)) for k, f in (("mean", np.mean), ("max", np.max))]
