@@ -127,8 +127,17 @@ def test_bad_input():
     with pytest.raises(IszError, match="needs the game's kernel to define history.*"
                                        "'kuhn_poker' does not"):
         make_belief("replay", isz.make_game("kuhn_poker"))
-    # a game with history, small enough for the exact posterior, keeps it under auto
-    assert resolve_belief("auto", isz.make_game("leduc_poker"), network=True) == "posterior"
+
+
+def test_auto_keeps_the_built_in_games_beliefs():
+    """`replay` comes after `posterior` in auto's order: Leduc, which has `history` but
+    is small enough to enumerate, keeps the exact posterior; no built-in game changes."""
+    with_network = {"tricks": "sir", "recon": "particle", "kuhn_poker": "posterior",
+                    "leduc_poker": "posterior", "coin_guess": "posterior"}
+    for name, belief in with_network.items():
+        game = isz.make_game(name)
+        assert resolve_belief("auto", game, network=True) == belief, name
+        assert resolve_belief("auto", game) == ("voids" if name == "tricks" else "uniform")
 
 
 def test_bad_knobs_and_policies(liars_dice):
