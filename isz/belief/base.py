@@ -30,6 +30,31 @@ def check_batch_policy(policy):
     return policy
 
 
+def distinct_worlds(worlds: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(int64[U, S], int64[U]): the distinct rows of ``worlds`` (int64[M, S]) in order of
+    first appearance, and how often each occurs (a dict on the bytes: cheaper than
+    ``np.unique(axis=0)``'s sort at this size). Weighing each distinct world once, times
+    its count, is the law of weighing every draw, at fewer policy rows."""
+    index: dict[bytes, int] = {}
+    first, counts = [], []
+    for i, row in enumerate(worlds):
+        j = index.setdefault(row.tobytes(), len(first))
+        if j == len(first):
+            first.append(i)
+            counts.append(0)
+        counts[j] += 1
+    return worlds[first], np.asarray(counts, dtype=np.int64)
+
+
+def resampling_law(counts: np.ndarray, logw: np.ndarray) -> tuple[np.ndarray, float]:
+    """(float64[U], ess): each distinct candidate's resampling probability, its count
+    (int64[U]) times its weight ``exp(logw)`` (float64[U]) normalised, and the pool's
+    effective sample size over the draws."""
+    w = np.exp(logw - logw.max())
+    each = w / np.dot(counts, w)  # a draw's resampling probability
+    return counts * each, float(1.0 / np.dot(counts, each * each))
+
+
 class Belief:
     """Base class: subclasses implement `sample_many` (and may override `sample`)."""
 

@@ -40,9 +40,8 @@ import math
 import numba as nb
 import numpy as np
 
-from isz.belief.base import Belief, check_batch_policy
+from isz.belief.base import Belief, check_batch_policy, distinct_worlds, resampling_law
 from isz.belief.posterior import stratified
-from isz.belief.sir import _distinct
 from isz.belief.uniform import UniformBelief
 from isz.games.base import Game, View
 from isz.games.kernel import Kernel
@@ -151,15 +150,13 @@ class ReplayBelief(Belief):
                      rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
         """(int64[U, state_size], float64[U]): the distinct candidates of ``view`` and
         their probabilities (count × weight, normalised)."""
-        worlds, counts = _distinct(self.uniform.sample_many(view, self.candidates, rng))
+        worlds, counts = distinct_worlds(self.uniform.sample_many(view, self.candidates, rng))
         logc, logp = self.log_weights(worlds, view.player)
         logw = logc + logp
         if not np.isfinite(logw.max()):  # every candidate off the policy's support
             self.fallbacks += 1
             logw = logc
-        w = counts * np.exp(logw - logw.max())
-        p = w / w.sum()
-        self.last_ess = float(1.0 / np.dot(p, p / counts))  # over the draws
+        p, self.last_ess = resampling_law(counts, logw)
         return worlds, p
 
     def log_weights(self, worlds: np.ndarray, viewer: int) -> tuple[np.ndarray, np.ndarray]:

@@ -41,7 +41,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from isz.belief.base import Belief, check_batch_policy
+from isz.belief.base import Belief, check_batch_policy, distinct_worlds, resampling_law
 from isz.belief.tricks_constraints import check_tricks, parse_view, replay
 from isz.belief.voids import VoidsBelief, _trim
 from isz.games import tricks_kernel as K
@@ -120,15 +120,13 @@ class SIRBelief(Belief):
         ``voids`` draws and how often each was drawn. Weighing each distinct world
         once, times its count, is the law of weighing every draw, at fewer policy rows:
         late in a small game most draws repeat (tricks: about 14 distinct of 128)."""
-        return _distinct(self.voids.sample_many(view, self.candidates, rng))
+        return distinct_worlds(self.voids.sample_many(view, self.candidates, rng))
 
     def resampling_law(self, counts: np.ndarray, logw: np.ndarray) -> np.ndarray:
         """float64[U]: each distinct candidate's probability, its count × its weight
         ``exp(logw)`` normalised; sets `last_ess` (over the draws)."""
-        w = np.exp(logw - logw.max())
-        each = w / np.dot(counts, w)  # a draw's resampling probability
-        self.last_ess = float(1.0 / np.dot(counts, each * each))
-        return counts * each
+        p, self.last_ess = resampling_law(counts, logw)
+        return p
 
     def weighs(self, view: View) -> bool:
         """Whether ``view`` holds a decision of another seat that this belief weighs."""
@@ -284,21 +282,6 @@ def log_weights_from(probs, masks: np.ndarray, m: int,
         raise IszError("policy gives every candidate deal probability 0 for the actions "
                        "taken: it must give every legal action some probability")
     return logw
-
-
-def _distinct(worlds: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """(int64[U, S], int64[U]): the distinct rows of ``worlds`` (int64[M, S]) in order of
-    first appearance, and how often each occurs (a dict on the bytes: cheaper than
-    ``np.unique(axis=0)``'s sort at this size)."""
-    index: dict[bytes, int] = {}
-    first, counts = [], []
-    for i, row in enumerate(worlds):
-        j = index.setdefault(row.tobytes(), len(first))
-        if j == len(first):
-            first.append(i)
-            counts.append(0)
-        counts[j] += 1
-    return worlds[first], np.asarray(counts, dtype=np.int64)
 
 
 def groups_of(decisions: list[Decision], worlds: np.ndarray) -> np.ndarray:

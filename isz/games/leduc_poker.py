@@ -182,15 +182,16 @@ def _history(s, params, out):
             return n
         out[n] = s[i]
         n += 1
-    for r in range(2):
-        if r == 1:
-            if s[2] < 0:
-                return n
-            out[n] = s[2]
-            n += 1
-        for k in range(s[9 + r]):
-            out[n] = s[11 + 4 * r + k]
-            n += 1
+    for k in range(s[9]):
+        out[n] = s[11 + k]
+        n += 1
+    if s[2] < 0:
+        return n
+    out[n] = s[2]
+    n += 1
+    for k in range(s[10]):
+        out[n] = s[15 + k]
+        n += 1
     return n
 
 
