@@ -91,10 +91,20 @@ def _unknown_key(cause) -> str:
     return text
 
 
+# keys that are one value in one command and a group in another
+_SCALAR_HINTS = {"game": "this command names the game with game=NAME (and "
+                         "game_module=MODULE for a game defined outside isz); "
+                         "game.name=/game.module= are scripts/train.py's keys"}
+
+
 def _bad_value(cause) -> str:
     field = getattr(cause, "object_type", None)
     fields = getattr(field, "__dataclass_fields__", {})
     expected = fields[cause.key].type if cause.key in fields else None
+    if isinstance(cause.value, dict):  # `key.sub=...` given to a key that takes one value
+        key = str(cause.full_key)
+        hint = _SCALAR_HINTS.get(key, f"it takes one value ({key}=VALUE)")
+        return f"{key} has no keys under it: {hint}"
     text = f"bad value {cause.value!r} for {cause.full_key}: {_first_line(cause.msg)}"
     return text + (f" (expected {expected})" if isinstance(expected, str) else "")
 

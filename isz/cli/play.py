@@ -7,7 +7,9 @@
 
 You see your own cards and the public history, pick a move by its letter or
 name (``q`` leaves), and after each game see every card, the result and each
-agent's policy over its legal moves. Keys: isz/evaluation/table_config.py.
+agent's policy over its legal moves; ``game_module=MODULE`` imports a game defined
+outside isz (a checkpoint's recorded module is imported by itself). Every key:
+docs/configuration.md (declared in isz/settings/play.py).
 User errors (unknown game, agent or key, a bad seat, a checkpoint of another
 game) exit with status 2 and one ``error: ...`` line on stderr.
 """
@@ -15,7 +17,6 @@ game) exit with status 2 and one ``error: ...`` line on stderr.
 from __future__ import annotations
 
 import dataclasses
-import sys
 
 import hydra
 from hydra.core.config_store import ConfigStore
@@ -23,7 +24,7 @@ from hydra.utils import to_absolute_path
 from omegaconf import DictConfig, OmegaConf
 
 from isz import IszError
-from isz.cli import fail
+from isz.cli import one_line_errors, run_hydra
 from isz.cli.conf import conf_dir, register_isz_root
 from isz.evaluation.table_config import PlayConfig
 
@@ -57,20 +58,17 @@ def run(dcfg: DictConfig) -> None:
     from isz.evaluation.table_session import play_session
 
     try:
-        play_session(to_config(dcfg), ask=input, say=lambda text: print(text, flush=True))
-    except IszError as e:
-        print(f"error: {e}", file=sys.stderr)
-        sys.exit(2)
+        with one_line_errors():
+            play_session(to_config(dcfg), ask=input, say=lambda text: print(text, flush=True))
     except KeyboardInterrupt:
         print("\nyou left the table.")
 
 
 def main() -> None:
     """The ``isz-play`` console command: hydra's command line over ``conf/play/play.yaml``."""
-    try:
+    with one_line_errors():
         conf = conf_dir() / "play"
-    except IszError as e:
-        fail(str(e))
     store_schema()
     register_isz_root()
-    hydra.main(config_path=str(conf), config_name="play", version_base=None)(run)()
+    app = hydra.main(config_path=str(conf), config_name="play", version_base=None)(run)
+    run_hydra(app, conf, "play")

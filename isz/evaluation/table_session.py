@@ -11,24 +11,30 @@ from isz.agents.registry import agent_knobs, make_agent
 from isz.evaluation.table import Ask, Quit, Say, explain_decisions, play_game, report
 from isz.evaluation.table_config import PlayConfig
 from isz.games.base import Game
-from isz.games.registry import make_game
+from isz.games.registry import import_game_module, make_game
+from isz.settings.play import PLAY
 from isz.types import IszError, check_int
 
 PLANNER = "planner"
 
 
 def resolve(cfg: PlayConfig) -> PlayConfig:
-    """Fill ``game`` and ``agent`` from the checkpoint (if any) or the defaults."""
+    """Fill ``game``, ``game_module`` and ``agent`` from the checkpoint (if any) or the
+    defaults, and import the game's module (a game defined outside isz)."""
     if cfg.checkpoint:
         path = Path(cfg.checkpoint)
         if not path.is_file():
             raise IszError(f"checkpoint {cfg.checkpoint!r} is not a file")
-        if cfg.game is None:
-            from isz.nn.checkpoint import load_checkpoint
+        from isz.nn.checkpoint import load_checkpoint
 
-            spec = load_checkpoint(str(path))["game"]
+        ckpt = load_checkpoint(str(path))
+        cfg.game_module = cfg.game_module or ckpt.get("game_module")
+        if cfg.game is None:
+            spec = ckpt["game"]
             cfg.game = spec.get("preset") or spec["name"]
             cfg.game_params = {**spec["params"], **cfg.game_params}
+    if cfg.game_module:
+        import_game_module(cfg.game_module)
     cfg.game = cfg.game or "oh_hell"
     cfg.agent = cfg.agent or (PLANNER if cfg.checkpoint else "so_ismcts")
     if cfg.agent == PLANNER and not cfg.checkpoint:
@@ -53,9 +59,7 @@ def build_agents(cfg: PlayConfig, game: Game) -> dict[int, Agent]:
 
 def play_session(cfg: PlayConfig, ask: Ask, say: Say) -> list[float]:
     """Play ``cfg.games`` games; return your utility per finished game."""
-    check_int("games", cfg.games, lo=1)
-    check_int("seed", cfg.seed, lo=0)
-    check_int("iterations", cfg.iterations, lo=1)
+    PLAY.check(cfg)
     cfg = resolve(cfg)
     game = make_game(cfg.game, **cfg.game_params)
     agents = build_agents(cfg, game)

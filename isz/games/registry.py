@@ -79,8 +79,9 @@ def make_game(name: str, **params) -> Game:
         return game
     if name not in _GAMES:
         raise IszError(f"unknown game {name!r}; allowed: {', '.join(game_names())} "
-                       "(a game defined outside isz: import its module first, or "
-                       "game.module=package.module in the scripts)")
+                       "(a game defined outside isz: import its module first; in the "
+                       "scripts game_module=package.module, in train.py "
+                       "game.module=package.module)")
     game = _GAMES[name](**params)
     # a checkpoint records the base game and its full parameters: a game built from a
     # preset's exact parameters is that preset (tables then say "oh_hell", not "tricks")

@@ -8,9 +8,14 @@ actions at decisions; returns in [-1, 1] at terminals; a fixed tensor shape;
 that own actions are observed exactly; that every uniform determinization and
 `state_from_view` give the same view; that `redeterminize` reads only the view
 (two states with one view + one seed -> one output). Across histories: equal
-observation sequences -> equal view keys; equal keys -> equal tensors and legal
-actions; different keys at a player's decision -> different tensors; no two
-players' views share a tensor (the network's values are per absolute seat).
+observation sequences -> equal view keys, and equal keys -> the same observations
+up to their order (a view that forgets what its player observed passes only with
+``coarse_views=True``; a hand kept as a set may forget the order it was dealt in);
+equal keys -> equal tensors and legal actions; different keys at a player's
+decision -> different tensors; no two players' views share a tensor (the network's
+values are per absolute seat).
+Where the kernel has the optional ``info_key``: among the worlds drawn for one
+view, two worlds give a player the same key exactly when they give it one view.
 Where the kernel has the optional ``history``: it lists the actions that reached the
 state, and replaying a determinization's history rebuilds that world.
 """
@@ -88,14 +93,32 @@ def _check_view(game: Game, state: State, p: int, rng, worlds: int) -> None:
     if built.view(p).key != view.key:
         _fail(game, state, f"state_from_view gives another view for player {p}: {built}")
     seed = int(rng.integers(2**62))
-    for w in _redraw(game, state, p, seed, worlds):
+    drawn = _redraw(game, state, p, seed, worlds)
+    for w in drawn:
         ws = State(game, w)
         if ws.view(p).key != view.key:
             _fail(game, state, f"determinization {ws} changes player {p}'s view")
+    _check_info_key(game, state, [state.data, *drawn])
     # A second state with the same view must give the same redraw for the same seed.
     other = State(game, _redraw(game, state, p, seed + 1)[0])
     if not np.array_equal(_redraw(game, other, p, seed), _redraw(game, state, p, seed)):
         _fail(game, state, f"redeterminize for player {p} reads hidden information")
+
+
+def _check_info_key(game: Game, state: State, worlds: list[np.ndarray]) -> None:
+    """Worlds of one view share the public history: there ``info_key`` must tell a
+    player's views apart, no more and no less (MO trees branch on it)."""
+    info_key = game.kernel.info_key
+    if info_key is None:
+        return
+    for o in range(game.num_players):
+        by_key: dict[int, tuple] = {}
+        by_view: dict[tuple, int] = {}
+        for w in worlds:
+            k, v = int(info_key(w, game.kparams, o)), State(game, w).view(o).key
+            if by_key.setdefault(k, v) != v or by_view.setdefault(v, k) != k:
+                _fail(game, state, f"info_key of player {o} does not follow its view: "
+                                   f"key {k} in a world {State(game, w)}")
 
 
 def _replayed(game: Game, data: np.ndarray) -> tuple[list[int], np.ndarray]:
@@ -144,11 +167,19 @@ def _step(game: Game, state: State, rng, tokens: list[list[int]]) -> int:
     return int(a)
 
 
-def check_game(game: Game, histories: int = 40, seed: int = 0, worlds: int = 4) -> None:
-    """Raise `ConformanceError` on the first broken rule (see module docstring)."""
+def check_game(game: Game, histories: int = 40, seed: int = 0, worlds: int = 4,
+               coarse_views: bool = False) -> None:
+    """Raise `ConformanceError` on the first broken rule (see module docstring).
+
+    ``coarse_views``: allow a view to hide something its player observed, e.g. how
+    many moves the opponent made, where every move gives every player an ``observe``
+    token. No leak, but the searches branch on the tokens below the root, so they
+    plan as if the player learned it later.
+    """
     _check_layout(game)
     rng = np.random.default_rng(seed)
     by_tokens: dict[tuple, tuple] = {}
+    tokens_of: dict[tuple, tuple] | None = None if coarse_views else {}
     by_key: dict[tuple, tuple] = {}
     by_tensor: dict[tuple, bytes] = {}
     seat_of: dict[bytes, int] = {}
@@ -159,7 +190,7 @@ def check_game(game: Game, histories: int = 40, seed: int = 0, worlds: int = 4) 
         for length in range(game.max_game_length + 2):
             _check_node(game, state, rng, worlds)
             _check_history(game, state, actions, rng)
-            _check_key_relations(game, state, tokens, by_tokens, by_key, by_tensor)
+            _check_key_relations(game, state, tokens, by_tokens, by_key, by_tensor, tokens_of)
             _check_tensor_names_seat(game, state, seat_of)
             if state.is_terminal():
                 break
@@ -168,12 +199,20 @@ def check_game(game: Game, histories: int = 40, seed: int = 0, worlds: int = 4) 
             actions.append(_step(game, state, rng, tokens))
 
 
-def _check_key_relations(game, state, tokens, by_tokens, by_key, by_tensor) -> None:
+def _check_key_relations(game, state, tokens, by_tokens, by_key, by_tensor,
+                         tokens_of) -> None:
     for p in range(game.num_players):
         view = state.view(p)
         tk = (p, tuple(tokens[p]))
         if by_tokens.setdefault(tk, view.key) != view.key:
             _fail(game, state, f"player {p}: same observations, different view keys")
+        # as multisets: a hand kept as a set forgets only the order it was dealt in
+        seen = tuple(sorted(tokens[p]))
+        if tokens_of is not None and tokens_of.setdefault((p, view.key), seen) != seen:
+            _fail(game, state, f"player {p}: one view after observing {list(seen)} and "
+                               f"{list(tokens_of[p, view.key])} (sorted): the view forgets "
+                               "something the player observed (record it; or, if the game "
+                               "hides it on purpose, check_game(..., coarse_views=True))")
         facts = (view.current_player, view.legal_actions, view.tensor().tobytes())
         if by_key.setdefault(view.key, facts) != facts:
             _fail(game, state, f"player {p}: same view key, different tensor/legal/turn")

@@ -27,6 +27,18 @@ def test_unknown_game_module_is_one_line(command, tmp_path, monkeypatch, main, a
         "folder on sys.path, or under the launch directory)"]
 
 
+def test_train_keys_given_to_evaluate_name_its_own(command, tmp_path, monkeypatch):
+    """``game.name=`` is train.py's key; evaluate's error says which keys it takes."""
+    monkeypatch.chdir(tmp_path)
+    p = command(evaluate.main, "game.name=goofspiel", "game.module=examples.goofspiel",
+                f"hydra.run.dir={tmp_path / 'hydra'}")
+    assert p.returncode == 2, p.stderr
+    assert p.stderr.strip().splitlines() == [
+        "error: game has no keys under it: this command names the game with game=NAME "
+        "(and game_module=MODULE for a game defined outside isz); game.name=/game.module= "
+        "are scripts/train.py's keys"]
+
+
 def test_a_package_under_the_launch_directory_imports_without_sys_path(tmp_path,
                                                                        monkeypatch):
     """As ``python -m`` would, but for a console command whose ``sys.path`` lacks the

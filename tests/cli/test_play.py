@@ -114,6 +114,21 @@ def test_checkpoint_names_the_game_and_the_planner(tmp_path):
     assert list(agents) == [0] and agents[0].name == "puct_ismcts"
 
 
+def test_a_checkpoint_of_an_outside_game_imports_its_module(tmp_path):
+    """A checkpoint records the module of a game defined outside isz; the table
+    imports it (as evaluate does), so the game can be made and the planner seated."""
+    import examples.goofspiel  # noqa: F401  (registers goofspiel to save the checkpoint)
+
+    game = isz.make_game("goofspiel")
+    mc = ModelConfig(width=8, depth=1)
+    ck = save_checkpoint(tmp_path / "g.pt", model=build_model(game, mc), game=game,
+                         model_cfg=mc)
+    cfg = resolve(PlayConfig(checkpoint=str(ck)))
+    assert (cfg.game, cfg.game_module, cfg.agent) == ("goofspiel", "examples.goofspiel",
+                                                      "planner")
+    assert list(build_agents(cfg, isz.make_game(cfg.game))) == [1]
+
+
 @pytest.mark.slow  # compiles the PUCT search in a fresh process (~40 s on 2 shared cores)
 def test_planner_from_a_checkpoint_and_quitting(tmp_path):
     ck = _kuhn_checkpoint(tmp_path)
@@ -132,6 +147,10 @@ def test_planner_from_a_checkpoint_and_quitting(tmp_path):
     (["game=kuhn_poker", "agent=planner"], "checkpoint"),
     (["game=kuhn_poker", "agent=nobody"], "nobody"),
     (["checkpoint=missing.pt"], "missing.pt"),
+    (["game_module=no_such_pkg.goofspiel"], "cannot import game module 'no_such_pkg"),
+    (["game.name=kuhn_poker"], "game has no keys under it: this command names the game "
+                               "with game=NAME (and game_module=MODULE"),
+    (["games=0"], "games must be in [1, inf], got 0"),
 ])
 def test_user_errors_exit_2_with_one_line(command, tmp_path, monkeypatch, args, message):
     monkeypatch.chdir(tmp_path)
