@@ -11,6 +11,7 @@
 #   playout: recon_hard plain and with a playout refitted each generation, trained side by
 #     side; each against so_ismcts per seat, and so_ismcts's own seat scores (run alone)
 #   value_mix: the plain run's planner with the network's values at the root (part playout first)
+#   exact: the plain run's planner with the exact filter (bayes) as its recon's belief
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 source research/reproduce/sections.sh
@@ -151,4 +152,10 @@ value_mix() {  # the plain run's planner with the network's values at the root (
     --output docs/results/recon/value_mix0.25_vs_so_ismcts_t0.02_s2.json
 }
 
-run_sections "train candidates hard hard_recipe playout value_mix" "$@"
+exact() {  # the plain run's planner, its recon believing the exact filter (part playout first)
+  $PY -m research.recon_eval runs/recon_plain/checkpoints/last.pt --opponent so_ismcts \
+    --deals 1000 --seed 2 --seconds 0.02 --exact \
+    --output docs/results/recon/exact_filter_vs_so_ismcts_t0.02_s2.json
+}
+
+run_sections "train candidates hard hard_recipe playout value_mix exact" "$@"
