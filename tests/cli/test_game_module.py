@@ -10,33 +10,27 @@ import pytest
 
 from isz.cli import evaluate, train
 
+NO_MODULE = ("error: cannot import game module 'no_such_pkg.goofspiel': No module named "
+             "'no_such_pkg' (it must be importable from this environment: installed, under "
+             "a folder on sys.path, or under the launch directory)")
+# train.py's keys given to evaluate: the error says which keys evaluate takes
+TRAIN_KEYS = ("error: game has no keys under it: this command names the game with "
+              "game=NAME (and game_module=MODULE for a game defined outside isz); "
+              "game.name=/game.module= are scripts/train.py's keys")
 
-@pytest.mark.parametrize("main, args", [
-    (train.main, ["game.name=goofspiel", "game.module=no_such_pkg.goofspiel"]),
-    (evaluate.main, ["game=goofspiel", "game_module=no_such_pkg.goofspiel"]),
+
+@pytest.mark.parametrize("main, args, message", [
+    (train.main, ["game.name=goofspiel", "game.module=no_such_pkg.goofspiel"], NO_MODULE),
+    (evaluate.main, ["game=goofspiel", "game_module=no_such_pkg.goofspiel"], NO_MODULE),
+    (evaluate.main, ["game.name=goofspiel", "game.module=examples.goofspiel"], TRAIN_KEYS),
 ])
-def test_unknown_game_module_is_one_line(command, tmp_path, monkeypatch, main, args):
+def test_a_bad_game_module_is_one_line(command, tmp_path, monkeypatch, main, args, message):
     monkeypatch.chdir(tmp_path)
     p = command(main, *args, f"hydra.run.dir={tmp_path / 'hydra'}",
                 f"{'experiment.run_dir' if main is train.main else 'output'}="
                 f"{tmp_path / 'out'}")
     assert p.returncode == 2, p.stderr
-    assert p.stderr.strip().splitlines() == [
-        "error: cannot import game module 'no_such_pkg.goofspiel': No module named "
-        "'no_such_pkg' (it must be importable from this environment: installed, under a "
-        "folder on sys.path, or under the launch directory)"]
-
-
-def test_train_keys_given_to_evaluate_name_its_own(command, tmp_path, monkeypatch):
-    """``game.name=`` is train.py's key; evaluate's error says which keys it takes."""
-    monkeypatch.chdir(tmp_path)
-    p = command(evaluate.main, "game.name=goofspiel", "game.module=examples.goofspiel",
-                f"hydra.run.dir={tmp_path / 'hydra'}")
-    assert p.returncode == 2, p.stderr
-    assert p.stderr.strip().splitlines() == [
-        "error: game has no keys under it: this command names the game with game=NAME "
-        "(and game_module=MODULE for a game defined outside isz); game.name=/game.module= "
-        "are scripts/train.py's keys"]
+    assert p.stderr.strip().splitlines() == [message]
 
 
 def test_a_package_under_the_launch_directory_imports_without_sys_path(tmp_path,
