@@ -114,11 +114,9 @@ def test_checkpoint_names_the_game_and_the_planner(tmp_path):
     assert list(agents) == [0] and agents[0].name == "puct_ismcts"
 
 
-def test_a_checkpoint_of_an_outside_game_imports_its_module(tmp_path):
+def test_a_checkpoint_of_an_outside_game_imports_its_module(tmp_path, goofspiel):
     """A checkpoint records the module of a game defined outside isz; the table
     imports it (as evaluate does), so the game can be made and the planner seated."""
-    import examples.goofspiel  # noqa: F401  (registers goofspiel to save the checkpoint)
-
     game = isz.make_game("goofspiel")
     mc = ModelConfig(width=8, depth=1)
     ck = save_checkpoint(tmp_path / "g.pt", model=build_model(game, mc), game=game,

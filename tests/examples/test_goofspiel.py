@@ -200,7 +200,7 @@ def test_check_game_catches_each_unwritten_rule(goofspiel):
 
     broken_kparams = goofspiel.Goofspiel(cards=3)  # rule 3
     broken_kparams.kparams = np.zeros(0, np.int64)
-    for game, words in ((NoCount(cards=3), "same view key, different tensor"),
+    for game, words in ((NoCount(cards=3), "the view forgets something the player observed"),
                         (NoMark(cards=3), "state_from_view gives another view"),
                         (broken_kparams, "kparams must be a non-empty 1-d int64 array")):
         with pytest.raises(ConformanceError, match=words):
