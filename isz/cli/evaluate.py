@@ -56,7 +56,7 @@ from omegaconf import DictConfig, OmegaConf
 
 from isz import IszError, load_planner, make_agent, make_game
 from isz.agents import Agent, agent_knobs
-from isz.cli import one_line_errors, run_hydra
+from isz.cli import one_line_errors, run_hydra, unknown_keys
 from isz.cli.conf import conf_dir, register_isz_root
 from isz.evaluation import MatchSpec, SeatSpec, make_backend, play_match, resumable
 from isz.evaluation.config import EvaluateConfig
@@ -250,10 +250,7 @@ def exploitabilities(specs, agents: list[Agent], game: Game, seed: int,
 
 def to_config(dcfg: DictConfig) -> EvaluateConfig:
     """The typed config; rejects keys added with ``+`` that the schema lacks."""
-    known = [f.name for f in dataclasses.fields(EvaluateConfig)]
-    unknown = sorted(set(dcfg) - set(known))
-    if unknown:
-        raise IszError(f"unknown config key(s) {', '.join(unknown)}; allowed: {', '.join(known)}")
+    unknown_keys(dcfg, EvaluateConfig)
     return OmegaConf.to_object(dcfg)
 
 

@@ -16,15 +16,12 @@ game) exit with status 2 and one ``error: ...`` line on stderr.
 
 from __future__ import annotations
 
-import dataclasses
-
 import hydra
 from hydra.core.config_store import ConfigStore
 from hydra.utils import to_absolute_path
 from omegaconf import DictConfig, OmegaConf
 
-from isz import IszError
-from isz.cli import one_line_errors, run_hydra
+from isz.cli import one_line_errors, run_hydra, unknown_keys
 from isz.cli.conf import conf_dir, register_isz_root
 from isz.evaluation.table_config import PlayConfig
 
@@ -43,10 +40,7 @@ def store_schema() -> None:
 
 def to_config(dcfg: DictConfig) -> PlayConfig:
     """The typed config; rejects keys added with ``+`` that the schema lacks."""
-    known = [f.name for f in dataclasses.fields(PlayConfig)]
-    unknown = sorted(set(dcfg) - set(known))
-    if unknown:
-        raise IszError(f"unknown config key(s) {', '.join(unknown)}; allowed: {', '.join(known)}")
+    unknown_keys(dcfg, PlayConfig)
     cfg = OmegaConf.to_object(dcfg)
     if cfg.checkpoint:
         cfg.checkpoint = to_absolute_path(cfg.checkpoint)
