@@ -13,7 +13,8 @@ parameter; ``game_module=package.module`` imports a game defined outside isz
 first (as with ``python -m``, modules under the launch directory are importable;
 a checkpoint's game module is imported by itself). Prints the result table and
 writes config + result as JSON to ``output`` (relative paths are relative to the
-launch directory).
+launch directory; by default ``results/evaluate-GAME-KEY.json``, KEY a hash of the
+match's settings, so one match never replaces another's result).
 
 A trained network plays as agent ``planner``:
 ``isz-evaluate checkpoint=runs/tricks/checkpoints/best.pt agents=[planner,so_ismcts]
@@ -160,7 +161,9 @@ def evaluate(cfg: EvaluateConfig) -> dict:
     RAY.check(cfg.ray, "ray.")
     if cfg.game_module:
         import_game_module(cfg.game_module)
-    out = check_output_file(to_absolute_path(cfg.output), "output")
+    # the default's folder is checked now, before any agent is built; its name waits
+    # for the match's key
+    out = check_output_file(to_absolute_path(cfg.output or DEFAULT_OUTPUT), "output")
     cfg = resolve_defaults(cfg)
     if cfg.checkpoint:
         import torch
@@ -174,6 +177,8 @@ def evaluate(cfg: EvaluateConfig) -> dict:
     if cfg.exploitability:
         preflight_exploitability(game, agents)
     spec = match_spec(cfg, specs)
+    if cfg.output is None:
+        out = out.with_name(default_output_name(cfg.game, spec.key()))
     kind = cfg.backend or ("ray" if cfg.ray.address else "local")
     with resumable(out, spec.key(), cfg.resume) as journal, \
             make_backend(kind, cfg.workers, cfg.ray) as backend:
@@ -194,6 +199,15 @@ def evaluate(cfg: EvaluateConfig) -> dict:
                   f"(paired over deals)")
     print(f"wrote {out}")
     return payload
+
+
+DEFAULT_OUTPUT = "results/evaluate.json"
+
+
+def default_output_name(game: str, key: str) -> str:
+    """``evaluate-GAME-KEY.json``: one file per match's settings, so a match never
+    replaces another's result, and the same command resumes into and rewrites its own."""
+    return f"evaluate-{game}-{key[:10]}.json"
 
 
 def match_spec(cfg: EvaluateConfig, specs: list[tuple[str, dict]]) -> MatchSpec:

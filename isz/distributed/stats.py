@@ -23,6 +23,7 @@ class ChunkStats:
         self.games = 0
         self.positions = np.zeros(actors)
         self.seconds = np.zeros(actors)
+        self.belief_seconds = 0.0  # summed over actors, as their seconds are
         self.lags: list[list[int]] = [[] for _ in range(actors)]
         self.depths: list[list[int]] = [[] for _ in range(actors)]
 
@@ -41,6 +42,7 @@ class ChunkStats:
     def _timing(self, i: int, s: SelfPlayStats, lag: int) -> None:
         self.positions[i] += s.positions
         self.seconds[i] += s.seconds
+        self.belief_seconds += s.belief_seconds
         self.lags[i].append(lag)
 
     def merged(self) -> tuple[Positions, SelfPlayStats]:
@@ -49,6 +51,8 @@ class ChunkStats:
                             evaluations=sum(s.evaluations for s in self.stats))
         rate = float(np.sum(self.positions / np.maximum(self.seconds, 1e-9)))
         out.seconds = out.positions / rate if rate > 0 else 0.0
+        # the actors' share of time spent drawing worlds, carried over to the merged clock
+        out.belief_seconds = out.seconds * self.belief_seconds / max(self.seconds.sum(), 1e-9)
         out.batch_fill = float(np.mean([s.batch_fill for s in self.stats]))
         for s in self.stats:
             out.belief_true_prob += s.belief_true_prob

@@ -79,6 +79,7 @@ class SelfPlayStats:
     positions: int = 0  # searched decisions (with all_hands: the other hands' too)
     other_hands: int = 0  # of them, the all_hands rows of hands not held
     seconds: float = 0.0
+    belief_seconds: float = 0.0  # of them, drawing worlds (and weighing sir pools)
     evaluations: int = 0
     batch_fill: float = 0.0  # mean fraction of slots evaluated per step
     belief_true_prob: list = field(default_factory=list)  # per sampled decision
@@ -90,7 +91,8 @@ class SelfPlayStats:
     def as_scalars(self) -> dict[str, float]:
         s = max(self.seconds, 1e-9)
         return {"positions_per_s": self.positions / s, "games_per_s": self.games / s,
-                "batch_fill": self.batch_fill, "evaluations_per_s": self.evaluations / s}
+                "batch_fill": self.batch_fill, "evaluations_per_s": self.evaluations / s,
+                "belief_share": min(self.belief_seconds / s, 1.0)}
 
     def belief_scalars(self) -> dict[str, float]:
         """Means over the decisions where the belief was checked against the truth."""
@@ -210,12 +212,13 @@ def _add_value_views(game: Game, slot: _Slot, actor: int) -> None:
 
 def _worlds(slot: _Slot, view, n: int, rng, stats: SelfPlayStats) -> np.ndarray:
     """``n`` worlds from the actor's belief; a particle filter's diagnostics recorded."""
+    t0 = time.perf_counter()
     belief = slot.beliefs[view.player]
-    if not is_filter(belief):
-        return belief.sample_many(view, n, rng)
-    before = belief.stats.copy()
+    before = belief.stats.copy() if is_filter(belief) else None
     worlds = belief.sample_many(view, n, rng)
-    stats.filters.record(belief, view, slot.state, before)
+    stats.belief_seconds += time.perf_counter() - t0
+    if before is not None:
+        stats.filters.record(belief, view, slot.state, before)
     return worlds
 
 
@@ -333,7 +336,9 @@ def _teach_all(game, cfg, live: list[_Slot], rng, evaluator: Evaluator,
         priors = noisy_priors(evaluator, tensors, masks, cfg.puct.dirichlet_alpha,
                               cfg.puct.dirichlet_eps, rng)
     # every slot's sir pool in one network call (a call per slot costs more than its rows)
+    t0 = time.perf_counter()
     weigh_pools([(s.beliefs[v.player], v) for s, v in zip(live, views, strict=True)], rng)
+    stats.belief_seconds += time.perf_counter() - t0
     for b, (slot, view) in enumerate(zip(live, views, strict=True)):
         pi, q = teacher_search(game, lambda n, s=slot, v=view: _worlds(s, v, n, rng, stats),
                                view, cfg.teacher_iterations, rng,

@@ -33,8 +33,10 @@ EVALUATE = Group("evaluate", "An arena match: agents, budget, deals, output", [
             "(its time_budget alone: no iteration cap): equal wall time per move", lo=0,
             above=True, null="iterations is the budget"),
     Setting("knobs", dict, {}, "agent name -> extra settings (knobs.pimc.determinizations=8)"),
-    Setting("output", str, "results/evaluate.json", "JSON result; relative to the launch "
-            "directory"),
+    Setting("output", str, None, "JSON result; relative to the launch directory",
+            null="results/evaluate-GAME-KEY.json, KEY a hash of the match's settings: "
+            "a match of other settings never replaces it; the same match resumes into it, "
+            "and with more deals extends it"),
     Setting("exploitability", bool, False, "games small enough to enumerate: the exact "
             "exploitability (NashConv/2) of each distinct agent's policy"),
     Setting("progress", bool, True, "progress bar over deals (hidden when stderr is not a "

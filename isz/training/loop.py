@@ -51,6 +51,9 @@ from isz.training.playout_fit import fit_step, with_playout
 from isz.training.source import open_source
 
 RESULTS = "results.json"  # the final evaluation, in the run folder
+# self-play drawing worlds for longer than this share of its time gets a note: the
+# sampler, not the search or the network, then sets the run's wall time
+BELIEF_SHARE_NOTE = 0.7
 
 
 def _selfplay_cfg(cfg: TrainConfig) -> SelfPlayConfig:
@@ -194,6 +197,7 @@ def _iterate(cfg: TrainConfig, game, st, device, log: RunLogger, source) -> dict
     model_cfg = ModelConfig(width=cfg.model.width, depth=cfg.model.depth)
     sp_cfg = _selfplay_cfg(cfg)
     scalars: dict[str, float] = {}
+    noted = False  # the note on a slow sampler said
     while st.counters["iteration"] < t.iterations:
         it = st.counters["iteration"] + 1
         t_it = time.perf_counter()
@@ -213,6 +217,9 @@ def _iterate(cfg: TrainConfig, game, st, device, log: RunLogger, source) -> dict
         scalars["selfplay/mean_game_length"] = stats.positions / max(stats.games, 1)
         scalars["selfplay/buffer_size"] = len(st.buffer)
         scalars.update({f"belief/{k}": v for k, v in stats.belief_scalars().items()})
+        if not noted and scalars["perf/belief_share"] > BELIEF_SHARE_NOTE:
+            noted = True  # once a start (not at its first iteration: compiling inflates it)
+            log.say(belief_share_line(cfg, game, scalars["perf/belief_share"]))
         with log.step(f"training {it}", t.steps_per_iteration, "steps") as bar:
             scalars.update(_learn(st, cfg, device, bar))
         if t.average_policy_from and it >= t.average_policy_from:
@@ -288,6 +295,18 @@ def _ladder(cfg: TrainConfig, run_dir: Path, device, log: RunLogger) -> None:
                          time_per_move=t.ladder_time, step=log.step, checkpoints=("gen",),
                          baselines=tuple(t.ladder_baselines), older=0)
     log.say(ladder_line(ladder, time.perf_counter() - start))
+
+
+def belief_share_line(cfg: TrainConfig, game, share: float) -> str:
+    """The note of a run whose self-play is mostly drawing worlds: which belief, and
+    where the time can be won back."""
+    from isz.belief.registry import resolve_belief
+
+    name = resolve_belief(cfg.belief.name, game, network=belief_policy(cfg.belief) ==
+                          "network")
+    return (f"note: drawing worlds took {share:.0%} of self-play's time (belief {name!r} on "
+            f"{game.name!r}): the sampler sets this run's speed; for a game of your own, a "
+            "faster redeterminize (docs/adding_a_game.md, step 5) speeds it most")
 
 
 def value_line(scalars: dict) -> str:

@@ -99,3 +99,27 @@ def _kuhn_checkpoint(tmp_path: Path) -> Path:
     cfg = ModelConfig(width=8, depth=1)
     return save_checkpoint(tmp_path / "k.pt", model=build_model(game, cfg), game=game,
                            model_cfg=cfg)
+
+
+def test_default_output_is_one_file_per_match(command, tmp_path, monkeypatch):
+    """Without ``output=``, a match writes ``results/evaluate-GAME-KEY.json`` under the
+    launch folder: a match of other settings gets its own file (it used to replace the
+    first one's); the same match with more deals (the same deals and more) rewrites its
+    own."""
+    monkeypatch.chdir(tmp_path)
+
+    def match(*args):
+        r = command(evaluate.main, "game=kuhn_poker", "agents=[random]", *args,
+                    f"hydra.run.dir={tmp_path / 'run'}")
+        assert r.returncode == 0, r.stderr
+        (line,) = [x for x in r.stdout.splitlines() if x.startswith("wrote ")]
+        return Path(line.removeprefix("wrote "))
+
+    first, other = match("deals=2", "seed=0"), match("deals=2", "seed=1")
+    longer = match("deals=3", "seed=0")
+    assert first.parent == tmp_path / "results" and first.name.startswith("evaluate-kuhn_poker-")
+    assert first != other and longer == first
+    assert sorted(p.name for p in (tmp_path / "results").iterdir()) == sorted(
+        [first.name, other.name])
+    assert json.loads(first.read_text())["config"]["deals"] == 3
+    assert json.loads(other.read_text())["config"]["seed"] == 1

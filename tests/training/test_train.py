@@ -225,3 +225,24 @@ def test_continue_from_is_resuming_a_copy(tmp_path, capsys):
     nxt.trainer.iterations = 5
     loop.train(nxt)
     assert "resumed after iteration 4" in capsys.readouterr().out
+
+
+def test_a_slow_sampler_gets_a_note(tmp_path, monkeypatch, capsys):
+    """Self-play that spends most of its time drawing worlds says so once, naming the
+    belief; the share is in the metrics (``perf/belief_share``)."""
+    from isz.belief.uniform import UniformBelief
+
+    real = UniformBelief.sample_many
+
+    def slow(self, view, n, rng):
+        time.sleep(0.04)  # a resampler that enumerates, say, a few hundred placements
+        return real(self, view, n, rng)
+
+    monkeypatch.setattr(UniformBelief, "sample_many", slow)
+    loop.train(_tiny_cfg(tmp_path / "run"))
+    out = capsys.readouterr().out
+    assert out.count("note: drawing worlds took") == 1, out  # once, not each iteration
+    assert "(belief 'uniform' on 'kuhn_poker')" in out
+    lines = [json.loads(x) for x in (tmp_path / "run" / "metrics.jsonl").read_text().splitlines()]
+    shares = [x["perf/belief_share"] for x in lines if "perf/belief_share" in x]
+    assert len(shares) == 2 and max(shares) > 0.7 and all(0 < s <= 1 for s in shares)
