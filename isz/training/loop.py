@@ -218,7 +218,7 @@ def _iterate(cfg: TrainConfig, game, st, device, log: RunLogger, source) -> dict
         scalars["selfplay/buffer_size"] = len(st.buffer)
         scalars.update({f"belief/{k}": v for k, v in stats.belief_scalars().items()})
         if not noted and scalars["perf/belief_share"] > BELIEF_SHARE_NOTE:
-            noted = True  # once a start (not at its first iteration: compiling inflates it)
+            noted = True  # once a start, at the first iteration over (compiling dilutes the first)
             log.say(belief_share_line(cfg, game, scalars["perf/belief_share"]))
         with log.step(f"training {it}", t.steps_per_iteration, "steps") as bar:
             scalars.update(_learn(st, cfg, device, bar))
