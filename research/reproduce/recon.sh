@@ -12,6 +12,8 @@
 #     side; each against so_ismcts per seat, and so_ismcts's own seat scores (run alone)
 #   value_mix: the plain run's planner with the network's values at the root (part playout first)
 #   exact: the plain run's planner with the exact filter (bayes) as its recon's belief
+#   seeds: the preset at training seeds 0, 1, 2 (two at a time), each against so_ismcts per
+#     seat on the seed-2 deals; then so_ismcts with 10x the time in one seat (the ceiling)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 source research/reproduce/sections.sh
@@ -158,4 +160,23 @@ exact() {  # the plain run's planner, its recon believing the exact filter (part
     --output docs/results/recon/exact_filter_vs_so_ismcts_t0.02_s2.json
 }
 
-run_sections "train candidates hard hard_recipe playout value_mix exact" "$@"
+seeds() {
+  d=docs/results/recon
+  for s in 0 1 2; do
+    $PY scripts/train.py experiment=recon_hard trainer.seed=$s experiment.run_dir=runs/recon_s$s \
+      logger.progress=false
+  done
+  for s in 0 1 2; do  # two at a time on 2 cores: one process each, like workers=2
+    $PY -m research.recon_eval runs/recon_s$s/checkpoints/last.pt --opponent so_ismcts \
+      --deals 1000 --seed 2 --seconds 0.02 --output $d/train_s${s}_vs_so_ismcts_t0.02_s2.json &
+    [ "$s" = 1 ] && wait
+  done
+  wait
+  # does more search in one seat help against so_ismcts at 0.02 s? (500 deals x 2 seats)
+  $PY -m research.head_to_head --game recon --game-param slots=5 --game-param turns=15 \
+    --game-param fuel=7 --game-param 'sensor=[0.6,0.3]' --time 0.02 --deals 500 --seed 2 \
+    --workers 2 --baseline so_ismcts,time_budget=0.2 --baseline so_ismcts \
+    --output $d/so_t0.2_vs_so_t0.02_s2.json
+}
+
+run_sections "train candidates hard hard_recipe playout value_mix exact seeds" "$@"
