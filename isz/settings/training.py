@@ -171,6 +171,11 @@ TRAINER = Group("trainer", "Learning, evaluation, checkpoints, actors", [
     Setting("exploitability_max_histories", int, 50_000, "evaluations add the exact "
             "exploitability (and best.pt follows it) for games with at most this many "
             "histories; 0: never", lo=0),
+    Setting("best_by", str, "score", "where there is no exploitability, best.pt is the "
+            "checkpoint with the best evaluation against the first of eval_opponents by its "
+            "score (win share: a rank) or its utility (the game's own returns a game: chips "
+            "on poker, where a win share counts a hand won by one chip as a pot)",
+            choices=("score", "utility")),
     Setting("checkpoint_every", int, 5, "iterations between kept numbered checkpoints", lo=1),
     Setting("keep_last", int, 3, "numbered checkpoints kept (plus last.pt and best.pt)", lo=1),
     Setting("generation_every", int, 10, "iterations between generation snapshots "

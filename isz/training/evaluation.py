@@ -62,7 +62,8 @@ def planner(game: Game, model: PolicyValueNet, cfg, device, final: str = "most_v
 def evaluate(game: Game, model: PolicyValueNet, cfg, device, deals: int, seed: int,
              step: Callable[[str, int, str], Progress] | None = None,
              record: dict | None = None) -> dict[str, float]:
-    """Scalars ``eval/score_vs_<opp>``, ``eval/se_vs_<opp>`` (and exploitability).
+    """Scalars ``eval/score_vs_<opp>``, ``eval/se_vs_<opp>`` (win share), ``eval/utility_vs_<opp>``,
+    ``eval/utility_se_vs_<opp>`` (the game's returns a game) and exploitability.
 
     ``step(desc, total, unit)``: a `Progress` per matchup and exploitability;
     ``record``: the planner the matches play (default `planner_knobs`; the loop's adds
@@ -119,6 +120,9 @@ def _matches(game, model, cfg, device, deals, seed, step, record) -> dict[str, f
             me = res.agents[0]
             out[f"eval/score_vs_{opp}"] = me.score
             out[f"eval/se_vs_{opp}"] = me.score_se
+            # the game's own returns a game (chips on poker), with their SE over deals
+            out[f"eval/utility_vs_{opp}"] = me.utility
+            out[f"eval/utility_se_vs_{opp}"] = me.utility_se
     return out
 
 

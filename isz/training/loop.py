@@ -130,12 +130,13 @@ def mirror_alpha_at(cfg: TrainConfig, it: int) -> float:
 
 
 def _best_key(scalars: dict[str, float], t) -> float | None:
-    """Higher is better: minus the exploitability where it is exact, else the score
-    against the first evaluation opponent; None when this iteration was not evaluated."""
+    """Higher is better: minus the exploitability where it is exact, else the score or
+    the utility (``trainer.best_by``) against the first evaluation opponent; None when
+    this iteration was not evaluated."""
     if "eval/exploitability" in scalars:
         return -scalars["eval/exploitability"]
     if t.eval_opponents:
-        return scalars.get(f"eval/score_vs_{t.eval_opponents[0]}")
+        return scalars.get(f"eval/{t.best_by}_vs_{t.eval_opponents[0]}")
     return None
 
 

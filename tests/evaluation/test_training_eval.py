@@ -38,6 +38,8 @@ def test_scores_equal_the_in_memory_planner_in_the_arena(tmp_path):
         ref = match(game, seats, 6, 11, progress=False).agents[0]
         assert (out[f"eval/score_vs_{opp}"], out[f"eval/se_vs_{opp}"]) == (ref.score,
                                                                             ref.score_se)
+        assert (out[f"eval/utility_vs_{opp}"], out[f"eval/utility_se_vs_{opp}"]) == (
+            ref.utility, ref.utility_se)
     journals = sorted(p.name for p in (tmp_path / "eval").glob("*.jsonl"))
     assert [j.split(".")[0] for j in journals] == ["vs_random", "vs_so_ismcts"]
     model.policy_head.weight.data += 0.5  # new weights: a new match, the old journals go

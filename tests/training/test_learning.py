@@ -55,8 +55,13 @@ def test_mirror_alpha_schedule_and_best_key():
     assert alphas[2] == pytest.approx(0.06) and all(np.diff(alphas) < 0)
     # exact games keep the least exploitable checkpoint as best, others the best score
     assert _best_key({"eval/exploitability": 0.3, "eval/score_vs_x": 0.9}, cfg.trainer) == -0.3
-    assert _best_key({"eval/score_vs_so_ismcts": 0.6}, cfg.trainer) == 0.6
+    evaluated = {"eval/score_vs_so_ismcts": 0.6, "eval/utility_vs_so_ismcts": -0.25}
+    assert _best_key(evaluated, cfg.trainer) == 0.6
     assert _best_key({}, cfg.trainer) is None
+    # poker: a win share counts a hand won by a chip as a pot; trainer.best_by=utility
+    # keeps the checkpoint that wins the most chips instead
+    cfg.trainer.best_by = "utility"
+    assert _best_key(evaluated, cfg.trainer) == -0.25
 
 
 @pytest.mark.slow
