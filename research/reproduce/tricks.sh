@@ -13,6 +13,7 @@
 #     the default), its planner with and without the opponent's plays weighed
 #   world_value: world-value leaves against playouts
 #   z_values: the value head trained on the final return, at the root against none
+#   short_values: the default run's values at the root against none at 2, 3 and 5 ms a move
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 source research/reproduce/sections.sh
@@ -108,4 +109,19 @@ z_values() {  # make train with value_target_q=0, then value_mix 0.25 against 0 
     --output docs/results/tricks/value_mix_z_targets_t0.01.json
 }
 
-run_sections "seed train equal_time ladder seed1 plays world_value z_values" "$@"
+short_values() {  # value_mix 0.25 against 0 at short budgets (part train first)
+  for t in 0.001 0.003; do  # the first screen, 1,000 deals
+    $PY -m research.head_to_head --game tricks --time $t --deals 1000 --seed 11 --workers 2 \
+      --planner vm0=runs/tricks/checkpoints/last.pt,value_mix=0 \
+      --planner vm25=runs/tricks/checkpoints/last.pt,value_mix=0.25 \
+      --output docs/results/tricks/value_mix_default_recipe_t${t}_s11.json
+  done
+  for t in 0.002 0.003 0.005; do
+    $PY -m research.head_to_head --game tricks --time $t --deals 2000 --seed 12 --workers 2 \
+      --planner vm0=runs/tricks/checkpoints/last.pt,value_mix=0 \
+      --planner vm25=runs/tricks/checkpoints/last.pt,value_mix=0.25 \
+      --output docs/results/tricks/value_mix_default_recipe_t${t}_s12.json
+  done
+}
+
+run_sections "seed train equal_time ladder seed1 plays world_value z_values short_values" "$@"
