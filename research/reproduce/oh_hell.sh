@@ -41,6 +41,8 @@
 #     (trainer.generation_schedule=doubling), timed; its ladder (500 deals a table), its
 #     last checkpoint's match, the value ablation (value_mix 0.25 and 0) on it, and its
 #     last generation against its first at one table
+#   short_values: the preset retrained (seed 0), its values at the root against none at
+#     5 and 2 ms a move, at one table with so_ismcts + voids
 # The speed rows of the same planners: research/reproduce/speed.sh.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -526,4 +528,15 @@ doubling() {  # generations that double: the loop measured where its gains come 
     --baseline so_ismcts,belief=voids --output $d/doubling_s0_gen30_vs_gen1_t0.02_s93.json
 }
 
-run_sections "plain q_targets expand_after teacher variants beliefs puct_rollouts recipe recipe_seed1 recipe_seed2 plays location bids playouts fitted preset hand_block preset_f48 doubling" "$@"
+short_values() {  # the preset (training seed 0) with and without its values at 5 and 2 ms
+  $PY scripts/train.py experiment=oh_hell experiment.run_dir=runs/oh_hell logger.progress=false
+  for t in 0.005 0.002; do
+    $PY -m research.head_to_head --game oh_hell --time $t --deals 1000 --seed 97 --workers 2 \
+      --planner vm0=runs/oh_hell/checkpoints/last.pt,value_mix=0 \
+      --planner vm25=runs/oh_hell/checkpoints/last.pt,value_mix=0.25 \
+      --baseline so_ismcts,belief=voids \
+      --output docs/results/oh_hell/preset_s0_value_mix_t${t}_s97.json
+  done
+}
+
+run_sections "plain q_targets expand_after teacher variants beliefs puct_rollouts recipe recipe_seed1 recipe_seed2 plays location bids playouts fitted preset hand_block preset_f48 doubling short_values" "$@"
