@@ -177,10 +177,11 @@ def evaluate(cfg: EvaluateConfig) -> dict:
     if cfg.exploitability:
         preflight_exploitability(game, agents)
     spec = match_spec(cfg, specs)
+    key = spec.key()  # hashes each checkpoint's bytes: once
     if cfg.output is None:
-        out = out.with_name(default_output_name(cfg.game, spec.key()))
+        out = out.with_name(default_output_name(cfg.game, key))
     kind = cfg.backend or ("ray" if cfg.ray.address else "local")
-    with resumable(out, spec.key(), cfg.resume) as journal, \
+    with resumable(out, key, cfg.resume) as journal, \
             make_backend(kind, cfg.workers, cfg.ray) as backend:
         result = play_match(spec, backend, journal=journal, progress=cfg.progress)
         payload = {"config": dataclasses.asdict(cfg),
