@@ -68,6 +68,8 @@ from isz.settings.training import RAY
 from isz.types import check_int
 
 PLANNER = "planner"
+# output's folder when none is given (the file is named by `default_output_name`)
+DEFAULT_OUTPUT = "results/evaluate.json"
 
 
 def _schema() -> DictConfig:
@@ -200,9 +202,6 @@ def evaluate(cfg: EvaluateConfig) -> dict:
                   f"(paired over deals)")
     print(f"wrote {out}")
     return payload
-
-
-DEFAULT_OUTPUT = "results/evaluate.json"
 
 
 def default_output_name(game: str, key: str) -> str:
