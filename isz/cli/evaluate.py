@@ -65,7 +65,6 @@ from isz.fs import check_output_file, write_json_atomic
 from isz.games import Game, import_game_module
 from isz.settings.evaluate import EVALUATE
 from isz.settings.training import RAY
-from isz.types import check_int
 
 PLANNER = "planner"
 # output's folder when none is given (the file is named by `default_output_name`)
@@ -151,14 +150,6 @@ def resolve_defaults(cfg: EvaluateConfig) -> EvaluateConfig:
 
 def evaluate(cfg: EvaluateConfig) -> dict:
     """Run the match ``cfg`` describes, print its table, write and return the JSON payload."""
-    check_int("deals", cfg.deals, lo=1)
-    check_int("iterations", cfg.iterations, lo=1)
-    if cfg.workers is not None:
-        check_int("workers", cfg.workers, lo=1)
-    check_int("seed", cfg.seed, lo=0)
-    if cfg.time_per_move is not None and not cfg.time_per_move > 0:
-        raise IszError(f"time_per_move must be a positive number of seconds, "
-                       f"got {cfg.time_per_move!r}")
     EVALUATE.check(cfg)
     RAY.check(cfg.ray, "ray.")
     if cfg.game_module:
