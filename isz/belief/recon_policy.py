@@ -109,7 +109,8 @@ class PolicyMotion:
         uniq, group = np.unique(traj, axis=0, return_inverse=True)
         prefix = (i, acts[0:i:2].tobytes())
         keys = [(prefix, row.tobytes()) for row in uniq]
-        missing = [g for g, k in enumerate(keys) if k not in self._cache]
+        found = [self._cache.get(k) for k in keys]  # read before a full cache is cleared
+        missing = [g for g, p in enumerate(found) if p is None]
         if missing:
             sub = uniq[missing]
             full = np.zeros((len(sub), self.game.params["turns"]), dtype=np.int64)
@@ -118,8 +119,8 @@ class PolicyMotion:
             if len(self._cache) + len(missing) > self.cache_size:
                 self._cache.clear()
             for g, p in zip(missing, fresh, strict=True):
-                self._cache[keys[g]] = p
-        return np.stack([self._cache[k] for k in keys]), group.ravel().astype(np.int64)
+                self._cache[keys[g]] = found[g] = p
+        return np.stack(found), group.ravel().astype(np.int64)
 
     def _evaluate(self, i, acts, starts, moves) -> np.ndarray:
         """float64[G, 3]: the policy on each trajectory's adversary view, renormalised

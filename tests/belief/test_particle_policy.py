@@ -188,3 +188,23 @@ def test_planner_with_the_network_filter_does_not_leak(game):
                                belief="particle").act(s.view(0), np.random.default_rng(4))
                 for s in (state, twin)]
         assert acts[0] == acts[1] and acts[0] in view.legal_actions
+
+
+def test_a_full_cache_still_answers_every_trajectory(game):
+    """A call whose new rows overflow the cache clears it: the rows it had found there
+    must still be returned (a 1,000-deal match once died on this with a KeyError)."""
+    from isz.belief.recon_policy import PolicyMotion
+
+    net = sharp_net(game)
+    motion = PolicyMotion(game, EvaluatorPolicy(net), cache_size=6)
+    acts = np.zeros(game.params["turns"], dtype=np.int64)
+    moves = np.zeros((5, game.params["turns"]), dtype=np.int64)
+    first, _ = motion.rows(3, acts, np.arange(5), moves)  # 5 trajectories cached
+    moves[:, 1] = LEFT  # 5 more at the same turn, with the first 5: 10 > 6
+    starts = np.concatenate([np.arange(5), np.arange(5)])
+    both, group = motion.rows(3, acts, starts, np.concatenate([np.zeros_like(moves), moves]))
+    assert both.shape == (10, 3) and len(group) == 10
+    assert np.allclose(both[group[:5]], first)  # the old rows, answered before the clear
+    fresh = PolicyMotion(game, EvaluatorPolicy(net)).rows(3, acts, starts, np.concatenate(
+        [np.zeros_like(moves), moves]))[0]
+    assert np.allclose(both, fresh)
