@@ -46,11 +46,25 @@ def auto_lanes(lanes, iterations: int | None) -> int:
 
 
 def search_belief(knobs: dict, game: Game) -> Belief:
-    """The ``belief`` setting as a `Belief` (weighed by the evaluator's policy where
-    ``belief_policy=network`` and the belief takes one)."""
+    """The ``belief`` setting as a `Belief` (weighed by the evaluator's policy, or the
+    ``opponent_model``'s, where ``belief_policy=network`` and the belief takes one)."""
     b = knobs["belief"]
     return b if isinstance(b, Belief) else \
-        make_search_belief(b, game, knobs["evaluator"], knobs["belief_policy"])
+        make_search_belief(b, game, belief_evaluator(knobs, game), knobs["belief_policy"])
+
+
+def belief_evaluator(knobs: dict, game: Game):
+    """The evaluator whose priors model the other seats' moves in the belief: the
+    ``opponent_model`` checkpoint's network where one is named (on the planner's
+    evaluator's device), else the planner's own ``evaluator``."""
+    path = knobs.get("opponent_model")
+    if path is None:
+        return knobs["evaluator"]
+    from isz.agents.network import NetworkEvaluator
+    from isz.nn.checkpoint import load_model
+
+    device = getattr(knobs["evaluator"], "device", "cpu")
+    return NetworkEvaluator(load_model(path, game)[0], device)
 
 
 class PUCTAgent(ConfiguredAgent):

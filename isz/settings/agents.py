@@ -112,6 +112,12 @@ BELIEF_POLICY = Setting(
     "belief_policy", str, "network", "network: a belief that takes a policy (see "
     "Beliefs) weighs histories by the evaluator's priors; uniform: it does not (other "
     "beliefs ignore it)", choices=("network", "uniform"), label="belief policy")
+OPPONENT_MODEL = Setting(
+    "opponent_model", str, None, "a checkpoint of this game whose network the belief weighs "
+    "the other seats' moves by, instead of the planner's own: a model of the opponent "
+    "faced, fitted to its moves by isz-fit-opponent (with belief_policy=network; beliefs "
+    "that take no policy ignore it)", null="the planner's own network",
+    label="opponent model")
 SPLIT = Setting("split", bool, True, "opponents' trees branch on their own information "
                 "state at the root (isz.search.mo_ismcts)")
 DETERMINIZATIONS = Setting("determinizations", int, 20, "worlds solved by UCT and voted "
@@ -148,6 +154,11 @@ PLAYOUT_WEIGHTS = Setting(
 WEIGHTS_NEED_POLICY = Rule(
     "playout_weights needs leaf=policy (only that leaf reads them)",
     lambda v: v["playout_weights"] is not None and v["leaf"] != "policy", ("playout_weights",))
+MODEL_NEEDS_NETWORK_POLICY = Rule(
+    "opponent_model needs belief_policy=network (the model weighs the belief's worlds in "
+    "the network's place)",
+    lambda v: v["opponent_model"] is not None and v["belief_policy"] != "network",
+    ("opponent_model",))
 EVALUATOR = Setting("evaluator", object, None, "the network (an Evaluator: priors and "
                     "values of information-state tensors)", check=_evaluator,
                     null="knowledge-free: uniform priors (and random-playout leaves)",
@@ -175,9 +186,9 @@ PUCT_ISMCTS = Group(
     "its values at the leaves (class PUCTAgent; isz.load_planner builds it from a "
     "checkpoint)",
     [ITERATIONS.but(default=200), TIME_BUDGET, LANES, C_PUCT, FPU, TREE, OPPONENTS,
-     VALUE_VIEW, ROOT_SELECTION, BELIEF, BELIEF_POLICY, FINAL_PUCT, MIRROR_ETA, LEAF_MIX,
-     EXPAND_AFTER, BELOW_THRESHOLD, WORLDS, COMMON_WORLDS, EVALUATOR],
-    [ITERATIONS_NEED_TIME,
+     VALUE_VIEW, ROOT_SELECTION, BELIEF, BELIEF_POLICY, OPPONENT_MODEL, FINAL_PUCT,
+     MIRROR_ETA, LEAF_MIX, EXPAND_AFTER, BELOW_THRESHOLD, WORLDS, COMMON_WORLDS, EVALUATOR],
+    [ITERATIONS_NEED_TIME, MODEL_NEEDS_NETWORK_POLICY,
      Rule("root_selection=uniform needs final=mirror: equal root visits say nothing of "
           "the moves", lambda v: v["root_selection"] == "uniform" and v["final"] != "mirror",
           ("final",)),
@@ -191,9 +202,9 @@ GUIDED_SO_ISMCTS = Group(
     "guided_so_ismcts", "The rollout so_ismcts (UCB with c below the root, random "
     "playouts) whose root moves are selected by PUCT (c_puct) on the network's priors "
     "for the view: one evaluator call a decision (class GuidedSOAgent)",
-    [*BUDGET, C, C_PUCT, BELIEF.but(default="auto"), BELIEF_POLICY, FINAL_GUIDED, VALUE_MIX,
-     LEAF, PLAYOUT_WEIGHTS, EVALUATOR],
-    [ITERATIONS_NEED_TIME, WEIGHTS_NEED_POLICY,
+    [*BUDGET, C, C_PUCT, BELIEF.but(default="auto"), BELIEF_POLICY, OPPONENT_MODEL,
+     FINAL_GUIDED, VALUE_MIX, LEAF, PLAYOUT_WEIGHTS, EVALUATOR],
+    [ITERATIONS_NEED_TIME, WEIGHTS_NEED_POLICY, MODEL_NEEDS_NETWORK_POLICY,
      Rule("value_mix > 0 needs an evaluator (the network values the moves)",
           lambda v: v["value_mix"] > 0 and v["evaluator"] is None, ("value_mix",))])
 PLANNERS = (PUCT_ISMCTS, GUIDED_SO_ISMCTS)  # the agents a checkpoint's planner record names
