@@ -75,6 +75,14 @@ def test_command_writes_a_model_a_planner_plays_with(tmp_path, capsys):
     assert rec["moves"] == 30 * 7 and rec["test_moves"] == 10 * 7
     ll = rec["held_out_log_lik"]
     assert ll["fit"] >= ll["start"]
+    # the moves are kept beside the model: a refit on them plays no game
+    kept = out.with_name("m.moves.npz")
+    assert kept.exists()
+    refit = tmp_path / "m2.pt"
+    assert main([str(ck), "--output", str(refit), "--moves", str(kept), "--epochs", "3"]) == 0
+    rec2 = load_checkpoint(refit)["extra"]["opponent_model"]
+    assert rec2["knobs"] == {"iterations": 8} and rec2["moves"] == rec["moves"]
+    assert rec2["held_out_log_lik"] == rec["held_out_log_lik"]  # same moves, same seed
     planner = isz.load_planner(str(ck), game, device="cpu", iterations=8,
                                opponent_model=str(out))
     motion = planner.belief.policy.policy.evaluator.model  # the filter's adversary
@@ -97,6 +105,11 @@ def test_bad_opponent_model_is_one_clear_error(tmp_path, capsys):
         main([str(ck), "--output", str(tmp_path / "m.pt"), "--opponent", "nobody"])
     err = capsys.readouterr().err
     assert "nobody" in err and "so_ismcts" in err and len(err.strip().splitlines()) == 1
+    with pytest.raises(SystemExit):
+        main([str(ck), "--output", str(tmp_path / "m.pt"), "--moves", str(ck)])
+    err = capsys.readouterr().err
+    assert "--moves" in err and "not a file of recorded moves" in err
+    assert len(err.strip().splitlines()) == 1
 
 
 @pytest.mark.parametrize("name", ["recon", "oh_hell"])
