@@ -142,7 +142,8 @@ def load_moves(path) -> tuple[Moves, Moves, dict]:
 
 def fit_opponent(checkpoint: str, output: str, opponent: str = "so_ismcts",
                  knobs: dict | None = None, games: int = 1800, test_games: int = 200,
-                 seed: int = 0, epochs: int = EPOCHS, moves: str | None = None,
+                 seed: int = 0, epochs: int = EPOCHS, lr: float = LR,
+                 moves: str | None = None,
                  progress: Callable[[int], None] | None = None,
                  log: Callable[[str], None] = print) -> dict:
     """Play agent ``opponent`` (with ``knobs``) in every seat of ``checkpoint``'s game
@@ -172,11 +173,12 @@ def fit_opponent(checkpoint: str, output: str, opponent: str = "so_ismcts",
                   "test_games": test_games, "seed": seed}
         save_moves(moves_path(output), train, test, played)
     model, info = load_model(checkpoint, game)
-    held_out = fit_policy(model, train, test, epochs=epochs, seed=seed,
+    held_out = fit_policy(model, train, test, epochs=epochs, lr=lr, seed=seed,
                           progress=lambda e, ll: log(f"epoch {e}: held-out mean "
                                                      f"log-likelihood {ll:+.4f}"))
     record = {**played, "moves": len(train), "test_moves": len(test),
-              "from": str(checkpoint), "epochs": epochs, "held_out_log_lik": held_out}
+              "from": str(checkpoint), "epochs": epochs, "lr": lr,
+              "held_out_log_lik": held_out}
     save_checkpoint(output, model=model, game=game, model_cfg=info["model_config"],
                     extra={"opponent_model": record})
     return record
@@ -204,6 +206,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--test-games", type=int, default=200, help="its games (other deals) "
                     "to judge the fit on")
     ap.add_argument("--epochs", type=int, default=EPOCHS)
+    ap.add_argument("--lr", type=float, default=LR, help="Adam's step size")
     ap.add_argument("--moves", default=None, help="fit on the moves a previous fit recorded "
                     "(its M.moves.npz) instead of playing new games")
     ap.add_argument("--seed", type=int, default=0, help="the deals and the fit's draws")
@@ -213,12 +216,14 @@ def main(argv: list[str] | None = None) -> int:
         check_int("--test-games", a.test_games, lo=1)
         check_int("--epochs", a.epochs, lo=1)
         check_int("--seed", a.seed, lo=0)
+        if not a.lr > 0:
+            raise IszError(f"--lr must be a number > 0, got {a.lr}")
         check_output_file(a.output, "--output")
         knobs = key_values(a.knob, "--knob")
         bar = None if a.moves else Progress(f"{a.opponent} games", a.games + a.test_games,
                                             "games")
         record = fit_opponent(a.checkpoint, a.output, a.opponent, knobs, a.games,
-                              a.test_games, a.seed, a.epochs, a.moves,
+                              a.test_games, a.seed, a.epochs, a.lr, a.moves,
                               bar.update if bar else None)
         if bar:
             bar.close()

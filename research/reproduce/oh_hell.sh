@@ -43,6 +43,9 @@
 #     last generation against its first at one table
 #   short_values: the preset retrained (seed 0), its values at the root against none at
 #     5 and 2 ms a move, at one table with so_ismcts + voids
+#   opponent_model: a model of so_ismcts + voids at 0.02 s fitted to its own games
+#     (isz-fit-opponent), weighing the sir belief's bids in the preset's planner (part
+#     short_values first): with it and without it at one table with so_ismcts + voids
 # The speed rows of the same planners: research/reproduce/speed.sh.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -539,4 +542,14 @@ short_values() {  # the preset (training seed 0) with and without its values at 
   done
 }
 
-run_sections "plain q_targets expand_after teacher variants beliefs puct_rollouts recipe recipe_seed1 recipe_seed2 plays location bids playouts fitted preset hand_block preset_f48 doubling short_values" "$@"
+opponent_model() {
+  $PY scripts/fit_opponent.py runs/oh_hell/checkpoints/last.pt --knob time_budget=0.02 \
+    --knob belief=voids --games 1800 --test-games 200 --seed 1000 --epochs 8 --lr 3e-4 \
+    --output runs/opp/oh_so_model.pt
+  $PY -m research.head_to_head --game oh_hell --time 0.02 --deals 1000 --seed 99 --workers 2 \
+    --planner model=runs/oh_hell/checkpoints/last.pt,opponent_model=runs/opp/oh_so_model.pt \
+    --planner plain=runs/oh_hell/checkpoints/last.pt --baseline so_ismcts,belief=voids \
+    --output docs/results/oh_hell/opponent_model_vs_plain_t0.02_s99.json
+}
+
+run_sections "plain q_targets expand_after teacher variants beliefs puct_rollouts recipe recipe_seed1 recipe_seed2 plays location bids playouts fitted preset hand_block preset_f48 doubling short_values opponent_model" "$@"

@@ -14,6 +14,9 @@
 #   exact: the plain run's planner with the exact filter (bayes) as its recon's belief
 #   seeds: the preset at training seeds 0, 1, 2 (two at a time), each against so_ismcts per
 #     seat on the seed-2 deals; then so_ismcts with 10x the time in one seat (the ceiling)
+#   opponent_model: a model of so_ismcts at 0.02 s fitted to its own games (isz-fit-opponent,
+#     from seed 0's network), then the three planners of part seeds with it as their recon's
+#     model of the adversary, on the same deals (part seeds first)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 source research/reproduce/sections.sh
@@ -179,4 +182,17 @@ seeds() {
     --output $d/so_t0.2_vs_so_t0.02_s2.json
 }
 
-run_sections "train candidates hard hard_recipe playout value_mix exact seeds" "$@"
+opponent_model() {
+  local d=docs/results/recon
+  $PY scripts/fit_opponent.py runs/recon_s0/checkpoints/last.pt --knob time_budget=0.02 \
+    --games 1800 --test-games 200 --seed 1000 --output runs/opp/so_model.pt
+  for s in 0 1 2; do  # two at a time on 2 cores, as part seeds
+    $PY -m research.recon_eval runs/recon_s$s/checkpoints/last.pt --opponent so_ismcts \
+      --deals 1000 --seed 2 --seconds 0.02 --planner-knob opponent_model=runs/opp/so_model.pt \
+      --output $d/opponent_model_s${s}_vs_so_ismcts_t0.02_s2.json &
+    [ "$s" = 1 ] && wait
+  done
+  wait
+}
+
+run_sections "train candidates hard hard_recipe playout value_mix exact seeds opponent_model" "$@"
