@@ -24,6 +24,7 @@ from isz.games.base import Game
 from isz.types import IszError, check_int
 
 PLANNER = "planner"
+MODEL_KNOB = "opponent_model"  # a planner knob naming a file: hashed and shipped as a checkpoint
 KEY_VERSION = 1  # bump when what a deal's outcome depends on changes shape
 
 
@@ -77,10 +78,15 @@ class MatchSpec:
                                "(a training checkpoint)")
             if s.checkpoint and not Path(s.checkpoint).is_file():
                 raise IszError(f"seats[{i}]: checkpoint {s.checkpoint!r} is not a file")
+            model = s.knobs.get(MODEL_KNOB)
+            if model is not None and not Path(model).is_file():
+                raise IszError(f"seats[{i}]: {MODEL_KNOB} {model!r} is not a file")
 
     def checkpoints(self) -> list[str]:
-        """The distinct checkpoint paths of the seats, in seat order."""
-        return list(dict.fromkeys(s.checkpoint for s in self.seats if s.checkpoint))
+        """The distinct checkpoint paths of the seats (each ``planner``'s, then its
+        ``opponent_model``'s), in seat order: the files a deal reads."""
+        return list(dict.fromkeys(p for s in self.seats
+                                  for p in (s.checkpoint, s.knobs.get(MODEL_KNOB)) if p))
 
     def settings(self, digests: dict[str, str] | None = None) -> dict:
         """What a deal's outcome depends on, JSON-able (``deals`` left out);
@@ -89,6 +95,9 @@ class MatchSpec:
         seats = [{"agent": s.agent, "knobs": s.knobs, "label": s.name,
                   "checkpoint_sha256": digests.get(s.checkpoint) if s.checkpoint else None}
                  for s in self.seats]
+        for seat, s in zip(seats, self.seats, strict=True):
+            if s.knobs.get(MODEL_KNOB) is not None:  # only then: other keys stay as they were
+                seat[f"{MODEL_KNOB}_sha256"] = digests.get(s.knobs[MODEL_KNOB])
         return {"version": KEY_VERSION, "game": self.game, "game_params": self.game_params,
                 "game_module": self.game_module, "seed": self.seed, "seats": seats}
 
@@ -129,10 +138,13 @@ def build(spec: MatchSpec, files: dict[str, str] | None = None) -> tuple[Game, l
     files = files or {}
     agents = []
     for s in spec.seats:
+        knobs = dict(s.knobs)
+        if knobs.get(MODEL_KNOB) is not None:
+            knobs[MODEL_KNOB] = files.get(knobs[MODEL_KNOB], knobs[MODEL_KNOB])
         if s.agent == PLANNER:
-            agent = load_planner(files.get(s.checkpoint, s.checkpoint), game, **s.knobs)
+            agent = load_planner(files.get(s.checkpoint, s.checkpoint), game, **knobs)
         else:
-            agent = make_agent(s.agent, game, **s.knobs)
+            agent = make_agent(s.agent, game, **knobs)
         agent.name = s.name
         agents.append(agent)
     return game, agents

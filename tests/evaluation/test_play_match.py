@@ -168,3 +168,47 @@ def test_kill_9_then_the_same_command_resumes(tmp_path):
         assert (a["score"], a["utility"], a["decisions"]) == (b["score"], b["utility"],
                                                               b["decisions"])
     assert res["paired"] == ref["paired"]
+
+
+def test_an_opponent_model_travels_and_keys_like_a_checkpoint(tmp_path):
+    """A planner's ``opponent_model`` file is one of the match's files: checked, hashed
+    into the key, and read from a worker's copy where one is given."""
+    import shutil
+
+    import torch
+
+    from isz.evaluation.spec import build
+    from isz.nn import ModelConfig, build_model, save_checkpoint
+
+    game = isz.make_game("kuhn_poker")
+    cfg = ModelConfig(width=8, depth=1)
+    paths = []
+    for i, name in enumerate(("ck.pt", "model.pt", "other.pt")):
+        torch.manual_seed(i)
+        paths.append(str(save_checkpoint(tmp_path / name, model=build_model(game, cfg),
+                                         game=game, model_cfg=cfg,
+                                         extra={"planner": {"belief": "posterior"}})))
+    ck, model, other = paths
+
+    def spec(m):
+        return MatchSpec("kuhn_poker", (SeatSpec("planner", {"iterations": 8, "opponent_model": m},
+                                                 ck), SeatSpec("random")), 4, 1)
+
+    s = spec(model)
+    assert s.checkpoints() == [ck, model]
+    before = s.key()
+    assert spec(model).key() == before != spec(other).key()
+    shutil.copy(other, model)  # the same path, other bytes: another match
+    assert spec(model).key() != before
+    plain = MatchSpec("kuhn_poker", (SeatSpec("planner", {"iterations": 8}, ck),
+                                     SeatSpec("random")), 4, 1)
+    assert "opponent_model_sha256" not in json.dumps(plain.settings())  # old keys unchanged
+    copy = str(tmp_path / "worker-copy.pt")
+    shutil.copy(model, copy)
+    _, (planner, _) = build(s, {ck: ck, model: copy})
+    used = planner.belief.policy.evaluator.model
+    expect = isz.nn.load_model(copy)[0]
+    for a, b in zip(used.parameters(), expect.parameters(), strict=True):
+        assert torch.equal(a, b)
+    with pytest.raises(IszError, match="opponent_model 'nowhere.pt' is not a file"):
+        spec("nowhere.pt").check()
