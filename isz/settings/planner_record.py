@@ -15,7 +15,8 @@ PLANNER_FROM_TRAINING = {
     "common_worlds": lambda cfg, final: cfg.search.common_worlds
     if cfg.search.planner_common_worlds is None else cfg.search.planner_common_worlds,
 }
-NOT_RECORDED = ("time_budget", "lanes", "worlds", "evaluator")  # how, not what, it plays
+# how it plays, not what (and whom it faces: an opponent model is chosen for a match)
+NOT_RECORDED = ("time_budget", "lanes", "worlds", "evaluator", "opponent_model")
 # guided_so_ismcts settings of a run whose teacher is the planner (the others: defaults)
 GUIDED_FROM_TRAINING = {
     "iterations": lambda cfg, final: cfg.selfplay.teacher_iterations,
