@@ -16,7 +16,9 @@ moves are kept beside it (``M.moves.npz``), so a refit (``--moves``) plays no ga
 
 Nothing hidden is recorded: a row is a view and a move, what anyone watching the
 opponent play its own games could write down. A planner that uses the model still
-decides from its own view only.
+decides from its own view only. Measured against so_ismcts, a model fitted this way
+did not make the planner stronger on recon_hard or Oh Hell (docs/results/recon.md,
+docs/results/oh_hell.md).
 """
 
 from __future__ import annotations
@@ -35,7 +37,9 @@ from isz.games.base import Game
 from isz.training.playout_fit import decisions
 from isz.types import IszError
 
-EPOCHS = 16  # recon_hard, 27,000 moves: the held-out best came at epochs 6-10 (lr 1e-3)
+# recon_hard, about 27,000 moves at step 1e-3: the held-out best came at epoch 3 (both
+# seats' moves) or 6-10 (the adversary's alone); the best epoch is the one kept
+EPOCHS = 16
 LR = 1e-3
 
 
