@@ -21,10 +21,11 @@ from typing import Any
 
 from isz.agents.base import Agent
 from isz.games.base import Game
+from isz.settings.agents import OPPONENT_MODEL
 from isz.types import IszError, check_int
 
 PLANNER = "planner"
-MODEL_KNOB = "opponent_model"  # a planner knob naming a file: hashed and shipped as a checkpoint
+MODEL_KNOB = OPPONENT_MODEL.name  # a knob naming a file: hashed and shipped as a checkpoint
 KEY_VERSION = 1  # bump when what a deal's outcome depends on changes shape
 
 
@@ -48,6 +49,19 @@ class SeatSpec:
     @property
     def name(self) -> str:
         return self.label or self.agent
+
+    @property
+    def model(self) -> str | None:
+        """The ``opponent_model`` file this seat's knobs name, if any."""
+        return self.knobs.get(MODEL_KNOB)
+
+    def settings(self, digests: dict[str, str]) -> dict:
+        """This seat's part of `MatchSpec.settings` (``digests``: path -> sha256)."""
+        out = {"agent": self.agent, "knobs": self.knobs, "label": self.name,
+               "checkpoint_sha256": digests.get(self.checkpoint) if self.checkpoint else None}
+        if self.model is not None:  # only then: the keys of other seats stay as they were
+            out[f"{MODEL_KNOB}_sha256"] = digests.get(self.model)
+        return out
 
 
 @dataclass(frozen=True)
@@ -78,26 +92,19 @@ class MatchSpec:
                                "(a training checkpoint)")
             if s.checkpoint and not Path(s.checkpoint).is_file():
                 raise IszError(f"seats[{i}]: checkpoint {s.checkpoint!r} is not a file")
-            model = s.knobs.get(MODEL_KNOB)
-            if model is not None and not Path(model).is_file():
-                raise IszError(f"seats[{i}]: {MODEL_KNOB} {model!r} is not a file")
+            if s.model is not None and not Path(s.model).is_file():
+                raise IszError(f"seats[{i}]: {MODEL_KNOB} {s.model!r} is not a file")
 
     def checkpoints(self) -> list[str]:
         """The distinct checkpoint paths of the seats (each ``planner``'s, then its
         ``opponent_model``'s), in seat order: the files a deal reads."""
-        return list(dict.fromkeys(p for s in self.seats
-                                  for p in (s.checkpoint, s.knobs.get(MODEL_KNOB)) if p))
+        return list(dict.fromkeys(p for s in self.seats for p in (s.checkpoint, s.model) if p))
 
     def settings(self, digests: dict[str, str] | None = None) -> dict:
         """What a deal's outcome depends on, JSON-able (``deals`` left out);
         ``digests``: checkpoint path -> sha256 of its bytes (read when not given)."""
         digests = digests or {p: file_digest(p) for p in self.checkpoints()}
-        seats = [{"agent": s.agent, "knobs": s.knobs, "label": s.name,
-                  "checkpoint_sha256": digests.get(s.checkpoint) if s.checkpoint else None}
-                 for s in self.seats]
-        for seat, s in zip(seats, self.seats, strict=True):
-            if s.knobs.get(MODEL_KNOB) is not None:  # only then: other keys stay as they were
-                seat[f"{MODEL_KNOB}_sha256"] = digests.get(s.knobs[MODEL_KNOB])
+        seats = [s.settings(digests) for s in self.seats]
         return {"version": KEY_VERSION, "game": self.game, "game_params": self.game_params,
                 "game_module": self.game_module, "seed": self.seed, "seats": seats}
 
@@ -138,9 +145,8 @@ def build(spec: MatchSpec, files: dict[str, str] | None = None) -> tuple[Game, l
     files = files or {}
     agents = []
     for s in spec.seats:
-        knobs = dict(s.knobs)
-        if knobs.get(MODEL_KNOB) is not None:
-            knobs[MODEL_KNOB] = files.get(knobs[MODEL_KNOB], knobs[MODEL_KNOB])
+        knobs = s.knobs if s.model is None else \
+            {**s.knobs, MODEL_KNOB: files.get(s.model, s.model)}  # a worker's copy
         if s.agent == PLANNER:
             agent = load_planner(files.get(s.checkpoint, s.checkpoint), game, **knobs)
         else:
