@@ -68,3 +68,9 @@ def goofspiel():
 def liars_dice():
     """The second outside game (examples/liars_dice.py)."""
     yield from _for_one_test("examples.liars_dice", "LiarsDice")
+
+
+@pytest.fixture
+def phantom_ttt():
+    """The third outside game (examples/phantom_ttt.py)."""
+    yield from _for_one_test("examples.phantom_ttt", "PhantomTTT")
