@@ -15,6 +15,8 @@
 #   values: each Liar's Dice checkpoint (one and two dice) with the network's values at
 #     the root against none, head to head and against so_ismcts
 #   kuhn: Kuhn poker (level at equal time), and where its planners' moves differ
+#   phantom_ttt: examples/phantom_ttt.py, through game.module, then seed 0's checkpoint
+#     with uniform worlds, 1,024 replay worlds and c_puct=0.5
 #   ladders: the ladders of the seed-0 runs of Leduc and of Liar's Dice (one and two dice)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -93,6 +95,24 @@ leduc_values() {  # each Leduc checkpoint with the network's values at the root 
   done
 }
 
+PT=(game.name=phantom_ttt game.module=examples.phantom_ttt experiment.name=phantom_ttt)
+
+phantom_ttt() {
+  train_and_match phantom_ttt "${PT[@]}"
+  local ck=runs/recipe_phantom_ttt_s0/checkpoints/last.pt
+  for t in 0.01 0.05; do
+    $PY scripts/evaluate.py checkpoint=$ck "agents=[planner,so_ismcts]" knobs.planner.belief=uniform \
+      time_per_move=$t deals=1000 seed=97 workers=2 progress=false \
+      output=$OUT/phantom_ttt_s0_uniform_vs_so_ismcts_t$t.json
+    $PY scripts/evaluate.py checkpoint=$ck "agents=[planner,so_ismcts]" knobs.planner.c_puct=0.5 \
+      time_per_move=$t deals=1000 seed=97 workers=2 progress=false \
+      output=$OUT/phantom_ttt_s0_cp0.5_vs_so_ismcts_t$t.json
+  done
+  $PY scripts/evaluate.py checkpoint=$ck "agents=[planner,so_ismcts]" \
+    "knobs.planner.belief={name:replay,candidates:1024}" time_per_move=0.05 deals=1000 seed=97 \
+    workers=2 progress=false output=$OUT/phantom_ttt_s0_c1024_vs_so_ismcts_t0.05.json
+}
+
 kuhn() {
   train_and_match kuhn game=kuhn_poker
   # where the planners and so_ismcts choose differently
@@ -105,6 +125,7 @@ ladders() {
   ladder_to_docs runs/recipe_leduc_s0 $OUT/leduc_s0 1000 0.01
   ladder_to_docs runs/recipe_liars_dice_s0 $OUT/liars_dice_s0 1000 0.01
   ladder_to_docs runs/recipe_liars_dice2_s0 $OUT/liars_dice2_s0 1000 0.01
+  ladder_to_docs runs/recipe_phantom_ttt_s0 $OUT/phantom_ttt_s0 1000 0.01
 }
 
-run_sections "leduc leduc_values liars_dice liars_dice2 values kuhn ladders" "$@"
+run_sections "leduc leduc_values liars_dice liars_dice2 values kuhn phantom_ttt ladders" "$@"
