@@ -16,7 +16,8 @@
 #     the root against none, head to head and against so_ismcts
 #   kuhn: Kuhn poker (level at equal time), and where its planners' moves differ
 #   phantom_ttt: examples/phantom_ttt.py, through game.module, then seed 0's checkpoint
-#     with uniform worlds, 1,024 replay worlds and c_puct=0.5
+#     with uniform worlds, 1,024 replay worlds and c_puct=0.5; seed 0 retrained on a
+#     search four times as long (selfplay.teacher_iterations=4000)
 #   ladders: the ladders of the seed-0 runs of Leduc and of Liar's Dice (one and two dice)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -111,6 +112,12 @@ phantom_ttt() {
   $PY scripts/evaluate.py checkpoint=$ck "agents=[planner,so_ismcts]" \
     "knobs.planner.belief={name:replay,candidates:1024}" time_per_move=0.05 deals=1000 seed=97 \
     workers=2 progress=false output=$OUT/phantom_ttt_s0_c1024_vs_so_ismcts_t0.05.json
+  # self-play searching four times as long
+  $PY scripts/train.py "${PT[@]}" selfplay.teacher_iterations=4000 trainer.seed=0 \
+    experiment.run_dir=runs/recipe_phantom_ttt_t4000_s0 logger.progress=false
+  for t in 0.01 0.05; do
+    vs_so runs/recipe_phantom_ttt_t4000_s0/checkpoints/last.pt $t phantom_ttt_t4000_s0
+  done
 }
 
 kuhn() {
