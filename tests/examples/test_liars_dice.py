@@ -9,6 +9,7 @@ import pytest
 
 import isz
 from isz.belief import PosteriorBelief, UniformBelief
+from tests.examples.twins import assert_same_action_on_twins, tiny_checkpoint
 
 
 def _bid(q, f, faces=6):
@@ -230,37 +231,23 @@ def test_the_network_planner_decides_from_the_view(liars_dice, tmp_path, dice, b
     by it along their replayed histories (two dice: over the posterior's cap). Two true
     states that share the deciding seat's view (the opponent's dice differ) give one
     action, for 5 such pairs."""
-    from isz.games.base import State
-    from isz.nn.checkpoint import save_checkpoint
-    from isz.nn.model import ModelConfig, build_model
-
-    torch = pytest.importorskip("torch")
-    torch.manual_seed(0)
+    pytest.importorskip("torch")
     game = isz.make_game("liars_dice", dice=dice, faces=3)
-    path = save_checkpoint(tmp_path / "ld.pt", model=build_model(game, ModelConfig(8, 0)),
-                           game=game, model_cfg=ModelConfig(8, 0))
-    rng, pairs = np.random.default_rng(3), 0
-    for _ in range(40):
+    path = tiny_checkpoint(game, tmp_path / "ld.pt")
+    rng = np.random.default_rng(3)
+    assert_same_action_on_twins(game, _bidding(game, dice, rng), lambda: isz.load_planner(
+        path, game, device="cpu", agent="guided_so_ismcts", belief=belief, iterations=40), rng)
+
+
+def _bidding(game, dice, rng, deals=40):
+    """States after the rolls and a few rising bids (terminal ones included)."""
+    for _ in range(deals):
         state = _play(game, [int(rng.integers(1, 4)) for _ in range(2 * dice)])
         for _ in range(int(rng.integers(0, 3))):  # a few rising bids
             if state.is_terminal():
                 break
             state.apply_action(int(rng.choice(state.legal_actions()[:-1] or [0])))
-        if state.is_terminal():
-            continue
-        p = state.current_player()
-        twin = next((State(game, w.copy()) for w in UniformBelief(game).sample_many(
-            state.view(p), 32, rng) if not np.array_equal(w, state.data)), None)
-        if twin is None:
-            continue
-        acts = [isz.load_planner(str(path), game, device="cpu", agent="guided_so_ismcts",
-                                 belief=belief, iterations=40)
-                .act(s.view(p), np.random.default_rng(1)) for s in (state, twin)]
-        assert acts[0] == acts[1]
-        pairs += 1
-        if pairs == 5:
-            break
-    assert pairs == 5
+        yield state
 
 
 def test_the_checker_catches_a_history_that_is_not_the_play(liars_dice):

@@ -10,6 +10,7 @@ import pytest
 
 import isz
 from isz.belief import UniformBelief
+from tests.examples.twins import assert_same_action_on_twins, tiny_checkpoint
 
 PLACED, FOUND, WON, DRAWN = 0, 1, 2, 3
 
@@ -182,30 +183,11 @@ def test_the_network_planner_decides_from_the_view(phantom_ttt, tmp_path):
     """The default recipe's planner (guided_so_ismcts, `replay` worlds): two true states
     that share the deciding seat's view (the opponent's cells differ) give one action,
     for 5 such pairs."""
-    from isz.games.base import State
-    from isz.nn.checkpoint import save_checkpoint
-    from isz.nn.model import ModelConfig, build_model
-
-    torch = pytest.importorskip("torch")
-    torch.manual_seed(0)
+    pytest.importorskip("torch")
     game = isz.make_game("phantom_ttt")
-    path = save_checkpoint(tmp_path / "pt.pt", model=build_model(game, ModelConfig(8, 0)),
-                           game=game, model_cfg=ModelConfig(8, 0))
-    rng, pairs = np.random.default_rng(3), 0
-    for _ in range(40):
-        state = _random_state(game, rng, int(rng.integers(4, 14)))
-        if state.current_player() < 0:
-            continue
-        p = state.current_player()
-        twin = next((State(game, w.copy()) for w in UniformBelief(game).sample_many(
-            state.view(p), 32, rng) if not np.array_equal(w, state.data)), None)
-        if twin is None:
-            continue
-        acts = [isz.load_planner(str(path), game, device="cpu", agent="guided_so_ismcts",
-                                 belief="replay", iterations=40)
-                .act(s.view(p), np.random.default_rng(1)) for s in (state, twin)]
-        assert acts[0] == acts[1]
-        pairs += 1
-        if pairs == 5:
-            break
-    assert pairs == 5
+    path = tiny_checkpoint(game, tmp_path / "pt.pt")
+    rng = np.random.default_rng(3)
+    states = (_random_state(game, rng, int(rng.integers(4, 14))) for _ in range(40))
+    assert_same_action_on_twins(game, states, lambda: isz.load_planner(
+        path, game, device="cpu", agent="guided_so_ismcts", belief="replay", iterations=40),
+        rng)
