@@ -16,7 +16,7 @@
 #     the root against none, head to head and against so_ismcts
 #   kuhn: Kuhn poker (level at equal time), and where its planners' moves differ
 #   phantom_ttt: examples/phantom_ttt.py, through game.module, then seed 0's checkpoint
-#     with uniform worlds, 1,024 replay worlds and c_puct=0.5; seed 0 retrained on a
+#     with uniform worlds, 1,024 replay worlds and c_puct 0.5, 0.1 and 0; seed 0 retrained on a
 #     search four times as long (selfplay.teacher_iterations=4000)
 #   ladders: the ladders of the seed-0 runs of Leduc and of Liar's Dice (one and two dice)
 set -euo pipefail
@@ -101,7 +101,13 @@ PT=(game.name=phantom_ttt game.module=examples.phantom_ttt experiment.name=phant
 phantom_ttt() {
   train_and_match phantom_ttt "${PT[@]}"
   local ck=runs/recipe_phantom_ttt_s0/checkpoints/last.pt
+  $PY scripts/evaluate.py checkpoint=$ck "agents=[planner,so_ismcts]" knobs.planner.c_puct=0.1 \
+    time_per_move=0.05 deals=1000 seed=97 workers=2 progress=false \
+    output=$OUT/phantom_ttt_s0_cp0.1_vs_so_ismcts_t0.05.json
   for t in 0.01 0.05; do
+    $PY scripts/evaluate.py checkpoint=$ck "agents=[planner,so_ismcts]" knobs.planner.c_puct=0 \
+      time_per_move=$t deals=1000 seed=97 workers=2 progress=false \
+      output=$OUT/phantom_ttt_s0_cp0_vs_so_ismcts_t$t.json
     $PY scripts/evaluate.py checkpoint=$ck "agents=[planner,so_ismcts]" knobs.planner.belief=uniform \
       time_per_move=$t deals=1000 seed=97 workers=2 progress=false \
       output=$OUT/phantom_ttt_s0_uniform_vs_so_ismcts_t$t.json
