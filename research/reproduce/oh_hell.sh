@@ -46,6 +46,8 @@
 #   opponent_model: a model of so_ismcts + voids at 0.02 s fitted to its own games
 #     (isz-fit-opponent), weighing the sir belief's bids in the preset's planner (part
 #     short_values first): with it and without it at one table with so_ismcts + voids
+#   c_puct0: the same checkpoint (part short_values first) as recorded and without the
+#     root's priors (c_puct=0), at one table with so_ismcts + voids
 # The speed rows of the same planners: research/reproduce/speed.sh.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -542,6 +544,12 @@ short_values() {  # the preset (training seed 0) with and without its values at 
   done
 }
 
+c_puct0() {  # the root's priors: the preset (training seed 0) with c_puct 1.5 and 0
+  $PY -m research.head_to_head --game oh_hell --time 0.02 --deals 1000 --seed 101 --workers 2 \
+    --planner rec=runs/oh_hell/checkpoints/last.pt --planner cp0=runs/oh_hell/checkpoints/last.pt,c_puct=0 \
+    --baseline so_ismcts,belief=voids --output docs/results/oh_hell/preset_s0_c_puct0_t0.02_s101.json
+}
+
 opponent_model() {
   $PY scripts/fit_opponent.py runs/oh_hell/checkpoints/last.pt --knob time_budget=0.02 \
     --knob belief=voids --games 1800 --test-games 200 --seed 1000 --epochs 8 --lr 3e-4 \
@@ -552,4 +560,4 @@ opponent_model() {
     --output docs/results/oh_hell/opponent_model_vs_plain_t0.02_s99.json
 }
 
-run_sections "plain q_targets expand_after teacher variants beliefs puct_rollouts recipe recipe_seed1 recipe_seed2 plays location bids playouts fitted preset hand_block preset_f48 doubling short_values opponent_model" "$@"
+run_sections "plain q_targets expand_after teacher variants beliefs puct_rollouts recipe recipe_seed1 recipe_seed2 plays location bids playouts fitted preset hand_block preset_f48 doubling short_values opponent_model c_puct0" "$@"
