@@ -13,7 +13,8 @@
 #   liars_dice2: the same with two dice each (over the posterior's cap: the replay
 #     belief), and seed 0 again with uniform worlds (belief.name=uniform)
 #   values: each Liar's Dice checkpoint (one and two dice) with the network's values at
-#     the root against none, head to head and against so_ismcts
+#     the root against none, head to head and against so_ismcts; two dice seed 0 with
+#     c_puct=0
 #   kuhn: Kuhn poker (level at equal time), and where its planners' moves differ
 #   phantom_ttt: examples/phantom_ttt.py, through game.module, then seed 0's checkpoint
 #     with uniform worlds, 1,024 replay worlds and c_puct 0.5, 0.1 and 0; seed 0 retrained on a
@@ -63,6 +64,15 @@ liars_dice2() {  # two dice each: over the posterior's cap, so auto is the repla
 }
 
 values() {  # Liar's Dice: the network's values at the root (value_mix=0.25) against none
+  # two dice, seed 0: as recorded and without the root's PUCT (c_puct=0: neither priors
+  # nor values)
+  for k in rec 0; do
+    local kn=()
+    [ $k = 0 ] && kn=(knobs.planner.c_puct=0)
+    $PY scripts/evaluate.py checkpoint=runs/recipe_liars_dice2_s0/checkpoints/last.pt \
+      "agents=[planner,so_ismcts]" "${kn[@]}" time_per_move=0.01 deals=1000 seed=97 workers=2 \
+      progress=false output=$OUT/liars_dice2_s0_retrain_cp${k}_vs_so_ismcts_t0.01.json
+  done
   for name in liars_dice liars_dice2; do
     local params=()
     [ $name = liars_dice2 ] && params=(--game-param dice=2)
