@@ -47,7 +47,7 @@
 #     (isz-fit-opponent), weighing the sir belief's bids in the preset's planner (part
 #     short_values first): with it and without it at one table with so_ismcts + voids
 #   c_puct0: the same checkpoint (part short_values first) as recorded and without the
-#     root's priors (c_puct=0), at one table with so_ismcts + voids, at 0.02 and 0.01 s
+#     root's priors (c_puct=0), at one table with so_ismcts + voids, at 0.02, 0.01 and 0.05 s
 # The speed rows of the same planners: research/reproduce/speed.sh.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -551,6 +551,9 @@ c_puct0() {  # the root's priors: the preset (training seed 0) with c_puct 1.5 a
   $PY -m research.head_to_head --game oh_hell --time 0.01 --deals 1000 --seed 103 --workers 2 \
     --planner rec=runs/oh_hell/checkpoints/last.pt --planner cp0=runs/oh_hell/checkpoints/last.pt,c_puct=0 \
     --baseline so_ismcts,belief=voids --output docs/results/oh_hell/preset_s0_c_puct0_t0.01_s103.json
+  $PY -m research.head_to_head --game oh_hell --time 0.05 --deals 400 --seed 105 --workers 2 \
+    --planner rec=runs/oh_hell/checkpoints/last.pt --planner cp0=runs/oh_hell/checkpoints/last.pt,c_puct=0 \
+    --baseline so_ismcts,belief=voids --output docs/results/oh_hell/preset_s0_c_puct0_t0.05_s105.json
 }
 
 opponent_model() {
