@@ -227,20 +227,30 @@ def redeterminize(s, params, player, rng, out):
 
 
 @nb.njit(cache=True)
-def _pin(slots, n_slots, used, t, cell, rng, out):
-    """Put ``cell`` at a uniform unused slot before attempt ``t``."""
+def _uniform_true(mask, n, rng):
+    """A uniform index among the true entries of ``mask[:n]`` (at least one)."""
     k = 0
-    for j in range(n_slots):
-        if slots[j] < t and not used[j]:
+    for i in range(n):
+        if mask[i]:
             k += 1
     pick = rand_below(rng, k)
-    for j in range(n_slots):
-        if slots[j] < t and not used[j]:
+    for i in range(n):
+        if mask[i]:
             if pick == 0:
-                used[j] = True
-                out[slots[j]] = cell
-                return
+                return i
             pick -= 1
+    return -1
+
+
+@nb.njit(cache=True)
+def _pin(slots, n_slots, used, t, cell, rng, out):
+    """Put ``cell`` at a uniform unused slot before attempt ``t``."""
+    free = np.zeros(n_slots, dtype=np.bool_)
+    for j in range(n_slots):
+        free[j] = slots[j] < t and not used[j]
+    j = _uniform_true(free, n_slots, rng)
+    used[j] = True
+    out[slots[j]] = cell
 
 
 @nb.njit(cache=True)
@@ -248,48 +258,27 @@ def _redraw_failures(s, out, player, m, rng):
     """Each opponent failure found one of the player's marks it had not found yet
     (uniform: how many there were to find is fixed by the turn order)."""
     mine = np.empty(9, dtype=np.int64)
+    unfound = np.zeros(9, dtype=np.bool_)  # per entry of ``mine``
     n_mine = 0
-    found_by_opp = np.zeros(9, dtype=np.bool_)
     for t in range(m):
         if s[L + t] == player:
             if _placed(s, t):
-                mine[n_mine] = s[t]
+                mine[n_mine], unfound[n_mine] = s[t], True
                 n_mine += 1
-            continue
-        if s[2 * L + t] != FOUND:
-            continue
-        k = 0
-        for i in range(n_mine):
-            if not found_by_opp[mine[i]]:
-                k += 1
-        pick = rand_below(rng, k)
-        for i in range(n_mine):
-            if not found_by_opp[mine[i]]:
-                if pick == 0:
-                    found_by_opp[mine[i]] = True
-                    out[t] = mine[i]
-                    break
-                pick -= 1
+        elif s[2 * L + t] == FOUND:
+            i = _uniform_true(unfound, n_mine, rng)
+            unfound[i] = False
+            out[t] = mine[i]
 
 
 @nb.njit(cache=True)
 def _redraw_pending(out, opp, n, rng):
     """The opponent's attempt whose result is not out yet: any cell it had not tried."""
-    tried = np.zeros(9, dtype=np.bool_)
+    untried = np.ones(9, dtype=np.bool_)
     for t in range(n - 1):
         if out[L + t] == opp:
-            tried[out[t]] = True
-    k = 0
-    for c in range(9):
-        if not tried[c]:
-            k += 1
-    pick = rand_below(rng, k)
-    for c in range(9):
-        if not tried[c]:
-            if pick == 0:
-                out[n - 1] = c
-                return
-            pick -= 1
+            untried[out[t]] = False
+    out[n - 1] = _uniform_true(untried, 9, rng)
 
 
 @nb.njit(cache=True)
