@@ -1,13 +1,14 @@
 """`guided_so_ismcts`: the rollout SO-ISMCTS (`isz.search.so_ismcts`'s compiled loop:
 one deep tree, UCB with ``c``, random playouts) whose root moves are selected by
-PUCT (``c_puct``) on the network's priors for the view: one evaluator call a
-decision, so it spends its time on rollouts, not on network calls.
+PUCT (``c_puct``) on the network's priors for the view (``c_puct=0``: by
+so_ismcts's UCB): one evaluator call a decision, so it spends its time on rollouts,
+not on network calls.
 
 Settings: `isz.settings.agents.GUIDED_SO_ISMCTS` (``docs/configuration.md``).
 ``value_mix = lam > 0``: the same call also values the searcher's own view after
 each of its moves (in one world of its belief; an information-state tensor holds
 only what the seat has seen, so any consistent world gives the same rows), and
-the root's PUCT takes ``(1 - lam)`` the rollouts' mean + ``lam`` that value:
+the root's PUCT (or UCB) takes ``(1 - lam)`` the rollouts' mean + ``lam`` that value:
 AlphaGo's mix of value network and rollouts, at the root. With no evaluator the
 priors are uniform over the legal moves.
 """

@@ -69,21 +69,22 @@ def so_search(game: Game, sample_worlds: Sampler, me: int, budget: Budget, *, c:
     are selected by PUCT on it, once each is tried (a network's policy: the
     planner's ``engine=so_ismcts``). ``root_value`` (float64[num_actions]: each
     root move's score in [0, 1] for ``me``, a value network's) with ``value_mix =
-    lam > 0`` (and a root prior): PUCT there takes ``(1 - lam)`` the rollouts'
-    mean + ``lam`` that score. ``leaf``: how the world below the tree is scored, a
-    name of `isz.search.playout.LEAVES`; ``playout_weights``: the ``policy`` leaf's
-    weights (F numbers, `isz.search.playout.num_playout_weights`; None: all zeros,
-    uniform moves).
+    lam > 0``: the root's PUCT (or its UCB, without a prior's ``c_prior > 0``) takes
+    ``(1 - lam)`` the rollouts' mean + ``lam`` that score. ``leaf``: how the world
+    below the tree is scored, a name of `isz.search.playout.LEAVES`;
+    ``playout_weights``: the ``policy`` leaf's weights (F numbers,
+    `isz.search.playout.num_playout_weights`; None: all zeros, uniform moves).
     """
     led = root_prior is not None and c_prior > 0
     prior = np.zeros(game.num_actions) if root_prior is None else \
         np.asarray(root_prior, dtype=np.float64)
     anchor = prior if root_value is None else np.asarray(root_value, dtype=np.float64)
-    lam = float(value_mix) if root_value is not None and root_prior is not None else 0.0
+    lam = float(value_mix) if root_value is not None else 0.0
     knobs = SOKnobs(float(c), _smooth(smooth), float(c_prior), prior, anchor, lam,
                     playout_w(game, playout_weights))
     return _so_run(game, sample_worlds, me, budget, SOVariant(
-        smooth=knobs.smooth[0] > 0, root_prior=led, leaf=leaf), knobs, seed)
+        smooth=knobs.smooth[0] > 0, root_prior=led, root_mix=not led and lam > 0,
+        leaf=leaf), knobs, seed)
 
 
 def uct_search(game: Game, state: np.ndarray, me: int, budget: Budget, *, c: float,

@@ -61,6 +61,33 @@ def select_puct(t, node, lab, n, actor, c_puct, fpu, anchor, lam):
 
 
 @nb.njit(cache=True)
+def select_ucb_anchored(t, node, lab, n, c, anchor, lam):
+    """The compatible child maximising ``(1 - lam) * W_i / N_i + lam * anchor[label]
+    + c * sqrt(ln A_i / N_i)`` (SO-ISMCTS's UCB, `isz.search.so_ismcts.make_select`,
+    on a mean mixed with a score in [0, 1] per move: ``anchor``, float64[num_actions],
+    e.g. a value network's); every compatible child must have been tried. The root's
+    rule when the network's values are mixed in without its priors (``c_puct=0``)."""
+    nodes = t.nodes
+    best = NONE
+    best_v = -1e300
+    ch = nodes[node, CHILD]
+    while ch != NONE:
+        label = nodes[ch, LABEL]
+        for i in range(n):
+            if lab[i] == label:
+                nodes[ch, AVAIL] += 1
+                nv = nodes[ch, VISITS]
+                q = (1.0 - lam) * t.value[ch] / nv + lam * anchor[label]
+                v = q + c * math.sqrt(math.log(nodes[ch, AVAIL]) / nv)
+                if v > best_v:
+                    best_v = v
+                    best = ch
+                break
+        ch = nodes[ch, SIB]
+    return best
+
+
+@nb.njit(cache=True)
 def least_visited(t, node, lab, n):
     """The compatible child with the fewest visits (in flight included); the first
     in sibling order on ties. Call after `select_puct`, which adds missing labels."""

@@ -35,7 +35,7 @@ from isz.games.kernel import Kernel
 from isz.rng import rand_below, rand_float
 from isz.search.jit import entry, helper
 from isz.search.playout import Scratch, load_world, make_leaf, make_playout
-from isz.search.puct_select import select_puct
+from isz.search.puct_select import select_puct, select_ucb_anchored
 from isz.search.tree import (
     AVAIL,
     CHILD,
@@ -59,14 +59,17 @@ class SOVariant:
     the searcher's observations. ``parent_visits``: UCB explores by ``ln N_parent``
     (classic UCT), not by availability. ``smooth``: Smooth UCT selection
     (`make_select`). ``root_prior``: the root's moves, once each is tried, are
-    selected by PUCT on ``SOKnobs.root_prior``. ``leaf``: how the world below the
-    tree is scored, a name of `isz.search.playout.LEAVES`.
+    selected by PUCT on ``SOKnobs.root_prior``. ``root_mix`` (without ``root_prior``):
+    the root's UCB takes ``SOKnobs.value_mix`` of ``SOKnobs.root_value`` into each
+    move's mean (`isz.search.puct_select.select_ucb_anchored`). ``leaf``: how the
+    world below the tree is scored, a name of `isz.search.playout.LEAVES`.
     """
 
     full_labels: bool = False
     parent_visits: bool = False
     smooth: bool = False
     root_prior: bool = False
+    root_mix: bool = False
     leaf: str = "playout"
 
 
@@ -77,8 +80,8 @@ class SOKnobs(NamedTuple):
     ``c_prior``: c_puct of the root's PUCT; ``root_prior``: float64[num_actions], a
     policy of the searcher's own view; ``root_value``: float64[num_actions], each
     root move's score in [0, 1] for the searcher (a value network's), weighted
-    ``value_mix`` against the rollouts' mean in the root's PUCT
-    (`isz.search.puct_select.select_puct`'s ``anchor`` and ``lam``); ``playout_w``:
+    ``value_mix`` against the rollouts' mean in the root's PUCT or UCB
+    (`isz.search.puct_select`'s ``anchor`` and ``lam``); ``playout_w``:
     float64[F], the weights of the ``policy`` leaf's moves
     (`isz.search.playout.make_action_score`).
     """
@@ -223,6 +226,7 @@ def make_so_ismcts(kernel: Kernel, variant: SOVariant = SOVariant()):
     leaf = make_leaf(kernel, variant.leaf)
     select = make_select(variant.parent_visits, variant.smooth)
     full_labels, root_prior = variant.full_labels, variant.root_prior
+    root_mix = variant.root_mix and not root_prior
 
     @helper
     def label_of(s, params, a, actor, me):
@@ -247,6 +251,8 @@ def make_so_ismcts(kernel: Kernel, variant: SOVariant = SOVariant()):
         if root_prior and node == 0:
             return select_puct(t, node, b.lab, n, p, k.c_prior, 0.5, k.root_value,
                                k.value_mix)
+        if root_mix and node == 0:
+            return select_ucb_anchored(t, node, b.lab, n, k.c, k.root_value, k.value_mix)
         return select(t, node, b.lab, n, k.c, k.smooth, rng)
 
     @helper

@@ -138,9 +138,9 @@ FINAL_GUIDED = FINAL.but(default="most_visits", null=None,
                          doc="the move played: most_visits, or visit_distribution (drawn "
                              "from the root visits)")
 VALUE_MIX = Setting(
-    "value_mix", float, 0.0, "lam: the root's PUCT takes (1 - lam) the rollouts' mean + lam "
-    "the network's value of the searcher's view after each move (one evaluator call a "
-    "decision): AlphaGo's mix, at the root", lo=0, hi=1,
+    "value_mix", float, 0.0, "lam: the root's PUCT (its UCB when c_puct is 0) takes "
+    "(1 - lam) the rollouts' mean + lam the network's value of the searcher's view after "
+    "each move (one evaluator call a decision): AlphaGo's mix, at the root", lo=0, hi=1,
     ends="0: the rollouts' mean, 1: the network's value")
 LEAF = Setting("leaf", str, "playout", "how the world below the tree is scored: a name of "
                "isz.search.playout.LEAVES (playout: one uniformly random playout; policy: "

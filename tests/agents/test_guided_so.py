@@ -197,6 +197,25 @@ def test_a_root_value_draws_visits_and_zero_mix_ignores_it():
     assert max(mixed, key=mixed.get) == worst
 
 
+def test_without_a_prior_the_root_value_mixes_into_ucb():
+    """``c_prior=0`` with a root value: so_ismcts's UCB root on the mixed mean. Scores
+    favouring the move plain so_ismcts visits least draw it the most visits; with
+    ``value_mix=0`` (or no prior term and no value) it is so_ismcts bit for bit."""
+    game, view = _position()
+    plain = _root(game, view)
+    worst = min(plain, key=plain.get)
+    score = np.full(game.num_actions, 0.2)
+    score[worst] = 0.9
+    ones = np.ones(game.num_actions)
+    assert _root(game, view, root_prior=ones, c_prior=0.0, root_value=score,
+                 value_mix=0.0) == plain
+    mixed = _root(game, view, root_prior=ones, c_prior=0.0, root_value=score,
+                  value_mix=0.5)
+    assert sum(mixed.values()) == sum(plain.values())
+    assert max(mixed, key=mixed.get) == worst
+    assert mixed[worst] > 2 * plain[worst]
+
+
 def test_a_leaf_registered_in_leaves_scores_the_worlds_below_the_tree():
     """``leaf`` picks how so_search scores the world below its tree: ``playout``
     explicitly is the default bit for bit; a leaf added to `LEAVES` is used (one that
