@@ -194,10 +194,12 @@ TRAINER = Group("trainer", "Learning, evaluation, checkpoints, actors", [
     Setting("ladder_baselines", list[str], ["so_ismcts"], "rollout agents on the ladder "
             "played during training (the first is rated 0), with eval_knobs' settings",
             check=_opponents, shape="list of agent names"),
-    Setting("value_check_deals", int, 200, "deals of the final value check: the planner "
-            "with the network's values at the root (value_mix 0.25) against itself without, "
-            "at ladder_time a move; the run records value_mix 0.25 only if it wins by more "
-            "than 2 SE in the game's returns (chips on poker) (0: no check, value_mix 0)",
+    Setting("value_check_deals", int, 200, "deals of each final check of a guided_so_ismcts "
+            "planner, at ladder_time a move: the planner with the network's values at the "
+            "root (value_mix 0.25) against itself without, then its root's PUCT on the priors "
+            "and so_ismcts's UCB (c_puct 0) each against so_ismcts; the run records value_mix "
+            "0.25, then c_puct 0, only on a lead of more than 2 SE in the game's returns "
+            "(chips on poker) (0: no checks, value_mix 0, c_puct as trained)",
             check=_check_deals, shape="0 or an int >= 2"),
     Setting("actors", int, 0, "self-play actors on Ray (0: self-play in this process, "
             "reproducible)", lo=0),

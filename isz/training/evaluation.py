@@ -34,7 +34,6 @@ from isz.nn.checkpoint import save_checkpoint
 from isz.nn.model import PolicyValueNet
 from isz.progress import Progress
 from isz.search.evaluator import evaluator_policy
-from isz.settings.agents import GUIDED_SO_ISMCTS
 from isz.settings.planner_record import planner_record
 
 
@@ -68,7 +67,7 @@ def evaluate(game: Game, model: PolicyValueNet, cfg, device, deals: int, seed: i
     ``step(desc, total, unit)``: a `Progress` per matchup and exploitability;
     ``record``: the planner the matches play (default `planner_knobs`; the loop's adds
     its fitted playout)."""
-    step = step or _quiet
+    step = step or quiet_step
     out: dict[str, float] = {}
     if cfg.trainer.eval_opponents:
         out.update(_matches(game, model, cfg, device, deals, seed, step,
@@ -108,7 +107,7 @@ def _matches(game, model, cfg, device, deals, seed, step, record) -> dict[str, f
     folder = Path(cfg.experiment.run_dir) / "eval"
     backend, where = eval_backend(cfg, device)
     with tempfile.TemporaryDirectory(prefix="isz-eval-") as tmp, backend:
-        ckpt = _planner_file(Path(tmp), game, model, record)
+        ckpt = planner_file(Path(tmp), game, model, record)
         specs = {opp: eval_spec(cfg, game.num_players, opp, ckpt, where, deals, seed, record)
                  for opp in cfg.trainer.eval_opponents}
         keys = {opp: spec.key() for opp, spec in specs.items()}
@@ -126,55 +125,12 @@ def _matches(game, model, cfg, device, deals, seed, step, record) -> dict[str, f
     return out
 
 
-VALUE_CHECK_MIX = 0.25
-"""The root's value mix the final check tries: measured at 0.01-0.02 s a move it won
-+0.047 ± 0.005 on Goofspiel and was level on tricks and Oh Hell (docs/results)."""
-
-
-def value_check(game: Game, model: PolicyValueNet, cfg, device, seed: int,
-                step: Callable[[str, int, str], Progress] | None = None,
-                record: dict | None = None) -> dict[str, float]:
-    """Do the network's values pay in the run's planner? Its planner with the values at
-    the root (``value_mix`` = `VALUE_CHECK_MIX`, seat 0) against itself without them (the
-    other seats), ``trainer.value_check_deals`` deals at ``trainer.ladder_time`` a move.
-
-    Returns ``value_check/diff`` (seat 0's mean deal utility minus seat 1's, in the
-    game's returns: > 0 when the values help), ``value_check/se`` (paired over deals) and
-    ``value_check/value_mix``: `VALUE_CHECK_MIX` when the lead is more than 2 SE, else 0
-    — what the run records. Returns, not the arena's score: they are what the network
-    is trained on, and where they are not a rank (chips) the score would judge by hands
-    won (on Leduc the values win chips and lose hands, docs/results/recipe.md); where
-    they are a rank or a win, returns are ``2 * score - 1`` and the verdict is the same.
-    Empty when the check is off or the planner is not ``guided_so_ismcts``."""
-    t = cfg.trainer
-    record = record or planner_knobs(cfg)
-    if not t.value_check_deals or record["agent"] != GUIDED_SO_ISMCTS.name:
-        return {}
-    step = step or _quiet
-    backend, where = eval_backend(cfg, device)
-    with tempfile.TemporaryDirectory(prefix="isz-value-check-") as tmp, backend:
-        ckpt = _planner_file(Path(tmp), game, model, record)
-        knobs = {"time_budget": t.ladder_time, "iterations": None, "device": where}
-        values = SeatSpec(PLANNER, {**knobs, "value_mix": VALUE_CHECK_MIX}, ckpt,
-                          label="values")
-        rollouts = SeatSpec(PLANNER, knobs, ckpt, label="rollouts")
-        g = cfg.game
-        spec = MatchSpec(g.name, (values, *[rollouts] * (game.num_players - 1)),
-                         t.value_check_deals, seed, dict(g.params), g.module)
-        with step("value check", t.value_check_deals, "deals") as bar:
-            res = play_match(spec, backend, progress=bar.update)
-    pair = res.paired("utility")[0]
-    pays = pair["se"] is not None and pair["diff"] > 2 * pair["se"]
-    return {"value_check/diff": pair["diff"], "value_check/se": pair["se"],
-            "value_check/value_mix": VALUE_CHECK_MIX if pays else 0.0}
-
-
-def _quiet(desc: str, total: int, unit: str) -> Progress:
+def quiet_step(desc: str, total: int, unit: str) -> Progress:
     """The default ``step``: a `Progress` that shows nothing."""
     return Progress(desc, total, unit, enabled=False)
 
 
-def _planner_file(folder: Path, game: Game, model: PolicyValueNet, record: dict) -> str:
+def planner_file(folder: Path, game: Game, model: PolicyValueNet, record: dict) -> str:
     """``model`` saved in ``folder`` as a checkpoint whose planner is ``record``, for the
     match's seats to load (in this process, forked workers or Ray workers)."""
     return str(save_checkpoint(folder / "planner.pt", model=model, game=game,
@@ -201,7 +157,7 @@ def exploitability_of(game: Game, model: PolicyValueNet, cfg, device, seed: int,
     guided by ``model``, planner seed ``seed``) and ``<prefix>exploitability_net`` (its
     policy head alone), for a game small enough
     (``trainer.exploitability_max_histories``); {} otherwise."""
-    step = step or _quiet
+    step = step or quiet_step
     cap = cfg.trainer.exploitability_max_histories
     if not (cap and fits(game, cap)):
         return {}

@@ -37,6 +37,7 @@ from isz.settings.planner_record import belief_spec
 from isz.settings.search import PUCT_KERNEL
 from isz.training import run_state
 from isz.training.average_policy import AveragePolicy
+from isz.training.checks import root_check, value_check
 from isz.training.config import (
     TrainConfig,
     belief_policy,
@@ -44,7 +45,7 @@ from isz.training.config import (
     save_run_config,
     validate,
 )
-from isz.training.evaluation import evaluate, exploitability_of, planner_knobs, value_check
+from isz.training.evaluation import evaluate, exploitability_of, planner_knobs
 from isz.training.learner import train_steps, value_diagnostics
 from isz.training.logging import RunLogger
 from isz.training.playout_fit import fit_step, with_playout
@@ -271,6 +272,11 @@ def _iterate(cfg: TrainConfig, game, st, device, log: RunLogger, source) -> dict
             if "value_check/value_mix" in scalars:  # the values earn their place, or not
                 record["value_mix"] = scalars["value_check/value_mix"]
                 log.say(value_line(scalars))
+            scalars.update(root_check(game, st.model, cfg, device, t.seed + it, log.step,
+                                      record))
+            if "root_check/c_puct" in scalars:  # the priors lead the root, or UCB does
+                record["c_puct"] = scalars["root_check/c_puct"]
+                log.say(root_line(scalars))
             run_state.write_results(run_dir / RESULTS, st, scalars)
         log.iteration(it, scalars, {**st.counters, **{f"{k}_s": v
                                                        for k, v in st.seconds.items()}})
@@ -317,6 +323,16 @@ def value_line(scalars: dict) -> str:
     return (f"value check: values at the root {scalars['value_check/diff']:+.3f} ± "
             f"{scalars['value_check/se']:.3f} in returns against none; the planner records "
             f"value_mix={mix:g}" + ("" if mix else " (not more than 2 SE)"))
+
+
+def root_line(scalars: dict) -> str:
+    """One line for the log: the root check's UCB lead over PUCT (in the game's returns,
+    each against so_ismcts) and the c_puct the run records."""
+    c = scalars["root_check/c_puct"]
+    return (f"root check: so_ismcts's UCB at the root {scalars['root_check/diff']:+.3f} ± "
+            f"{scalars['root_check/se']:.3f} in returns over the priors' PUCT, each against "
+            f"so_ismcts; the planner records c_puct={c:g}"
+            + (" (UCB: more than 2 SE)" if c == 0 else " (not more than 2 SE)"))
 
 
 def ladder_line(ladder: dict, seconds: float) -> str:

@@ -198,9 +198,10 @@ def disk_need(st: RunState, game: Game, tcfg) -> int:
 
 
 def write_results(path: Path, st: RunState, scalars: dict[str, float]) -> Path:
-    """The final evaluation of a run as JSON (atomic): counters, ``eval/`` and
-    ``value_check/`` scalars."""
-    evals = {k: v for k, v in scalars.items() if k.startswith(("eval/", "value_check/"))}
+    """The final evaluation of a run as JSON (atomic): counters, ``eval/`` and the final
+    checks' ``value_check/`` and ``root_check/`` scalars."""
+    evals = {k: v for k, v in scalars.items()
+             if k.startswith(("eval/", "value_check/", "root_check/"))}
     return write_json_atomic(path, {"counters": dict(st.counters), "final": evals})
 
 
