@@ -194,13 +194,17 @@ TRAINER = Group("trainer", "Learning, evaluation, checkpoints, actors", [
     Setting("ladder_baselines", list[str], ["so_ismcts"], "rollout agents on the ladder "
             "played during training (the first is rated 0), with eval_knobs' settings",
             check=_opponents, shape="list of agent names"),
-    Setting("value_check_deals", int, 200, "deals of each final check of a guided_so_ismcts "
-            "planner, at ladder_time a move: the planner with the network's values at the "
-            "root (value_mix 0.25) against itself without, then its root's PUCT on the priors "
-            "and so_ismcts's UCB (c_puct 0) each against so_ismcts; the run records value_mix "
-            "0.25, then c_puct 0, only on a lead of more than 2 SE in the game's returns "
-            "(chips on poker) (0: no checks, value_mix 0, c_puct as trained)",
+    Setting("value_check_deals", int, 200, "deals of the final value check: the planner "
+            "with the network's values at the root (value_mix 0.25) against itself without, "
+            "at ladder_time a move; the run records value_mix 0.25 only if it wins by more "
+            "than 2 SE in the game's returns (chips on poker) (0: no check, value_mix 0)",
             check=_check_deals, shape="0 or an int >= 2"),
+    Setting("root_check_deals", int, 500, "deals of the final root check, after the value "
+            "check: the planner with its root's PUCT on the network's priors and with "
+            "so_ismcts's UCB there (c_puct 0, the value mix kept), each against so_ismcts "
+            "on the same deals at ladder_time a move; the run records c_puct 0 only if UCB "
+            "leads by more than 2 SE in the game's returns, paired over deals (0: no check, "
+            "c_puct as trained)", check=_check_deals, shape="0 or an int >= 2"),
     Setting("actors", int, 0, "self-play actors on Ray (0: self-play in this process, "
             "reproducible)", lo=0),
     Setting("max_staleness", int, 4, "actors: positions of weights older than this many "

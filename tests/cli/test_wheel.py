@@ -18,7 +18,7 @@ SOURCES = ("isz", "conf", "pyproject.toml", "setup.py", "README.md")
 TINY = ["game=kuhn_poker", "trainer.iterations=1", "selfplay.games_per_iteration=8",
         "selfplay.parallel_games=8", "search.simulations=8", "trainer.steps_per_iteration=2",
         "trainer.batch_size=8", "trainer.eval_every=0", "trainer.final_eval_deals=2",
-        "trainer.value_check_deals=2",
+        "trainer.value_check_deals=2", "trainer.root_check_deals=2",
         "trainer.eval_opponents=[random]", "model.width=8", "model.depth=1",
         "logger.progress=false"]
 

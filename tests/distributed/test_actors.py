@@ -41,7 +41,7 @@ def _cfg(run_dir: Path, iterations: int = 2, actors: int = 2) -> TrainConfig:
     cfg.trainer.batch_size = 16
     cfg.trainer.eval_every = 0
     cfg.trainer.final_eval_deals = 1
-    cfg.trainer.value_check_deals = 2
+    cfg.trainer.value_check_deals = cfg.trainer.root_check_deals = 2
     cfg.trainer.eval_opponents = []
     cfg.trainer.actors = actors
     cfg.logger.progress = False
@@ -149,7 +149,7 @@ def test_learner_killed_resumes_with_its_buffer(tmp_path):
            "selfplay.games_per_iteration=16", "selfplay.parallel_games=8", "search.simulations=8",
            "model.width=16", "model.depth=1", "trainer.steps_per_iteration=4",
            "trainer.batch_size=16", "trainer.eval_every=0", "trainer.final_eval_deals=1",
-           "trainer.value_check_deals=2",
+           "trainer.value_check_deals=2", "trainer.root_check_deals=2",
            "trainer.eval_opponents=[]", "trainer.iterations=6", "trainer.actors=2",
            "logger.progress=false", f"experiment.run_dir={run}"]
     p = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)

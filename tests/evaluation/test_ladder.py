@@ -32,7 +32,7 @@ def _cfg(run_dir) -> TrainConfig:
     t = cfg.trainer
     t.iterations, t.steps_per_iteration, t.batch_size = 3, 8, 32
     t.eval_every, t.final_eval_deals, t.eval_opponents = 0, 2, ["random"]
-    t.value_check_deals = 2
+    t.value_check_deals = t.root_check_deals = 2
     t.exploitability_max_histories, t.checkpoint_every, t.keep_last = 0, 1, 5
     t.eval_knobs = {"so_ismcts": {"c": 0.5}}  # the ladder's so_ismcts must get it
     cfg.logger.progress = False

@@ -23,7 +23,7 @@ class _Played:
 def _cfg():
     cfg = TrainConfig()
     cfg.game.name = "kuhn_poker"
-    cfg.trainer.value_check_deals = 8
+    cfg.trainer.root_check_deals = 8
     cfg.trainer.eval_workers = 1
     return cfg
 

@@ -309,6 +309,7 @@ def test_the_loop_fits_a_playout_each_generation_and_its_teacher_plays_it(tmp_pa
     cfg.selfplay.teacher_iterations = 16
     cfg.selfplay.playout_fit_games = 5
     cfg.trainer.ladder_deals = cfg.trainer.value_check_deals = 0
+    cfg.trainer.root_check_deals = 0
     loop.train(cfg)
     ck = tmp_path / "run" / "checkpoints"
     gen1 = planner_record(load_checkpoint(ck / "gen-000001.pt"))

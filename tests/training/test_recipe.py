@@ -29,7 +29,7 @@ def _recipe_cfg(run_dir) -> TrainConfig:
     cfg.trainer.batch_size = 16
     cfg.trainer.eval_every = 0
     cfg.trainer.final_eval_deals = 4
-    cfg.trainer.value_check_deals = 4
+    cfg.trainer.value_check_deals = cfg.trainer.root_check_deals = 4
     cfg.trainer.eval_opponents = ["random"]
     cfg.trainer.exploitability_max_histories = 0
     cfg.trainer.generation_every = 1
@@ -117,7 +117,8 @@ def test_a_game_from_outside_the_package_trains_with_the_defaults(goofspiel, tmp
     cfg = _recipe_cfg(tmp_path / "goof")
     cfg.game.name, cfg.game.module = "goofspiel", "examples.goofspiel"
     cfg.trainer.generation_every, cfg.trainer.ladder_deals = 0, 0
-    cfg.trainer.value_check_deals = 0  # no check: the record leaves value_mix at its default
+    # no checks: the record leaves value_mix and c_puct at their defaults
+    cfg.trainer.value_check_deals = cfg.trainer.root_check_deals = 0
     train(cfg)
     path = tmp_path / "goof" / "checkpoints" / "last.pt"
     ckpt = load_checkpoint(path)

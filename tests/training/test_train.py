@@ -25,7 +25,7 @@ ROOT = Path(__file__).resolve().parents[2]
 SMALL = ["game=kuhn_poker", "selfplay.games_per_iteration=24", "selfplay.parallel_games=8",
          "search.simulations=16", "trainer.steps_per_iteration=8", "trainer.batch_size=32",
          "trainer.eval_every=0", "trainer.eval_deals=4", "trainer.final_eval_deals=4",
-         "trainer.value_check_deals=4",
+         "trainer.value_check_deals=4", "trainer.root_check_deals=4",
          "trainer.eval_opponents=[random]", "model.width=32", "model.depth=1",
          "trainer.checkpoint_every=1", "logger.progress=false"]
 
