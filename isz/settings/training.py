@@ -199,7 +199,7 @@ TRAINER = Group("trainer", "Learning, evaluation, checkpoints, actors", [
             "at ladder_time a move; the run records value_mix 0.25 only if it wins by more "
             "than 2 SE in the game's returns (chips on poker) (0: no check, value_mix 0)",
             check=_check_deals, shape="0 or an int >= 2"),
-    Setting("root_check_deals", int, 500, "deals of the final root check, after the value "
+    Setting("root_check_deals", int, 300, "deals of the final root check, after the value "
             "check: the planner with its root's PUCT on the network's priors and with "
             "so_ismcts's UCB there (c_puct 0, the value mix kept), each against so_ismcts "
             "on the same deals at ladder_time a move; the run records c_puct 0 only if UCB "

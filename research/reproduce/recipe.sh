@@ -20,6 +20,9 @@
 #     with uniform worlds, 1,024 replay worlds and c_puct 0.5, 0.1 and 0; seed 0 retrained on a
 #     search four times as long (selfplay.teacher_iterations=4000)
 #   ladders: the ladders of the seed-0 runs of Leduc and of Liar's Dice (one and two dice)
+#   root: the root's rule (the priors' PUCT or so_ismcts's UCB, c_puct=0) on checkpoints
+#     trained before the root check, then seed 0 of tricks, Liar's Dice with two dice,
+#     Goofspiel and phantom tic-tac-toe retrained with it, against so_ismcts (deal seed 107)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 source research/reproduce/sections.sh
@@ -151,4 +154,78 @@ ladders() {
   ladder_to_docs runs/recipe_phantom_ttt_s0 $OUT/phantom_ttt_s0 1000 0.01
 }
 
-run_sections "leduc leduc_values liars_dice liars_dice2 values kuhn phantom_ttt ladders" "$@"
+root() {
+  local R=$OUT/root
+  mkdir -p $R
+  # Liar's Dice with two dice (values recorded) and Goofspiel (examples/, 4 cards, values
+  # recorded), trained before the root check: as recorded, with c_puct=0, head to head
+  local ld=runs/recipe_liars_dice2_s0/checkpoints/last.pt gf=runs/recipe_goofspiel_s0/checkpoints/last.pt
+  [ -f $gf ] || $PY scripts/train.py game.name=goofspiel game.module=examples.goofspiel \
+    experiment.name=goofspiel trainer.seed=0 trainer.root_check_deals=0 \
+    experiment.run_dir=runs/recipe_goofspiel_s0 logger.progress=false
+  for k in rec 0; do
+    local kn=()
+    [ $k = 0 ] && kn=(knobs.planner.c_puct=0)
+    $PY scripts/evaluate.py checkpoint=$ld "agents=[planner,so_ismcts]" "${kn[@]}" \
+      time_per_move=0.01 deals=1000 seed=97 workers=2 progress=false \
+      output=$R/liars_dice2_s0_cp${k}_vs_so_ismcts_t0.01.json
+    $PY scripts/evaluate.py checkpoint=$gf "agents=[planner,so_ismcts]" "${kn[@]}" \
+      time_per_move=0.01 deals=1000 seed=107 workers=2 progress=false \
+      output=$R/goofspiel_s0_cp${k}_vs_so_ismcts_t0.01.json
+  done
+  $PY -m research.head_to_head --game liars_dice --game-module examples.liars_dice \
+    --game-param dice=2 --time 0.01 --deals 1000 --seed 108 --workers 2 --planner rec=$ld \
+    --planner cp0=$ld,c_puct=0 --output $R/liars_dice2_s0_cp0_vs_rec_t0.01.json
+  $PY -m research.head_to_head --game goofspiel --game-module examples.goofspiel --time 0.01 \
+    --deals 1000 --seed 108 --workers 2 --planner rec=$gf --planner cp0=$gf,c_puct=0 \
+    --output $R/goofspiel_s0_cp0_vs_rec_t0.01.json
+  # Oh Hell (the preset, seed 0): the values in a UCB root, beside UCB alone
+  $PY -m research.head_to_head --game oh_hell --time 0.02 --deals 1000 --seed 107 --workers 2 \
+    --planner cp0vm25=runs/oh_hell/checkpoints/last.pt,c_puct=0,value_mix=0.25 \
+    --planner cp0=runs/oh_hell/checkpoints/last.pt,c_puct=0 \
+    --baseline so_ismcts,belief=voids --output $R/oh_hell_cp0_vm25_t0.02_s107.json
+  # recon (the preset, seeds 0 and 1) with c_puct=0, per seat (two at a time, as in recon.sh)
+  for s in 0 1; do
+    $PY -m research.recon_eval runs/recon_s$s/checkpoints/last.pt --opponent so_ismcts \
+      --deals 1000 --seed 2 --seconds 0.02 --planner-knob c_puct=0 \
+      --output $R/recon_s${s}_cp0_vs_so_ismcts_t0.02_s2.json &
+  done
+  wait
+  # tricks (make train's run), retrained with the root check (200 deals, its first version):
+  # as recorded and with c_puct=1.5
+  $PY scripts/train.py trainer.seed=0 trainer.root_check_deals=200 \
+    experiment.run_dir=runs/root_tricks_s0 logger.progress=false
+  for k in rec 1.5; do
+    local kn=()
+    [ $k = 1.5 ] && kn=(knobs.planner.c_puct=1.5)
+    $PY scripts/evaluate.py checkpoint=runs/root_tricks_s0/checkpoints/last.pt \
+      "agents=[planner,so_ismcts]" knobs.so_ismcts.belief=voids "${kn[@]}" deals=1000 seed=107 \
+      time_per_move=0.01 workers=2 progress=false output=$R/tricks_s0_cp${k}_vs_so_ismcts_t0.01.json
+  done
+  # the example games retrained with the root check, as recorded against so_ismcts
+  local gm
+  for gm in "liars_dice2 ${LD[*]} game.params.dice=2" \
+      "goofspiel game.name=goofspiel game.module=examples.goofspiel experiment.name=goofspiel" \
+      "phantom_ttt ${PT[*]}"; do
+    set -- $gm
+    local name=$1
+    shift
+    $PY scripts/train.py "$@" trainer.seed=0 trainer.root_check_deals=500 \
+      experiment.run_dir=runs/root_${name}_s0 logger.progress=false
+    for t in 0.01 0.05; do
+      $PY scripts/evaluate.py checkpoint=runs/root_${name}_s0/checkpoints/last.pt \
+        "agents=[planner,so_ismcts]" time_per_move=$t deals=1000 seed=107 workers=2 \
+        progress=false output=$R/${name}_s0_vs_so_ismcts_t$t.json
+    done
+  done
+  # Liar's Dice again with the default root check (300 deals): what it records
+  $PY scripts/train.py "${LD[@]}" game.params.dice=2 trainer.seed=0 \
+    experiment.run_dir=runs/root300_liars_dice2_s0 logger.progress=false
+  for t in 0.01 0.05; do  # the retrained Liar's Dice checkpoint with the priors' PUCT
+    $PY scripts/evaluate.py checkpoint=runs/root_liars_dice2_s0/checkpoints/last.pt \
+      "agents=[planner,so_ismcts]" knobs.planner.c_puct=1.5 time_per_move=$t deals=1000 \
+      seed=107 workers=2 progress=false output=$R/liars_dice2_s0_cp1.5_vs_so_ismcts_t$t.json
+  done
+}
+
+run_sections "leduc leduc_values liars_dice liars_dice2 values kuhn phantom_ttt ladders root" "$@"
