@@ -21,8 +21,9 @@
 #     search four times as long (selfplay.teacher_iterations=4000)
 #   ladders: the ladders of the seed-0 runs of Leduc and of Liar's Dice (one and two dice)
 #   root: the root's rule (the priors' PUCT or so_ismcts's UCB, c_puct=0) on checkpoints
-#     trained before the root check, then seed 0 of tricks, Liar's Dice with two dice,
-#     Goofspiel and phantom tic-tac-toe retrained with it, against so_ismcts (deal seed 107)
+#     trained before the root check, then seed 0 of recon_hard, tricks, Liar's Dice with two
+#     dice, Goofspiel and phantom tic-tac-toe retrained with it, against so_ismcts (deal
+#     seed 107)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 source research/reproduce/sections.sh
@@ -191,6 +192,9 @@ root() {
       --output $R/recon_s${s}_cp0_vs_so_ismcts_t0.02_s2.json &
   done
   wait
+  # recon_hard retrained with the root check: what it records
+  $PY scripts/train.py experiment=recon_hard trainer.seed=0 experiment.run_dir=runs/root_recon_s0 \
+    logger.progress=false
   # tricks (make train's run), retrained with the root check (200 deals, its first version):
   # as recorded and with c_puct=1.5
   $PY scripts/train.py trainer.seed=0 trainer.root_check_deals=200 \
