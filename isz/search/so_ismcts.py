@@ -225,8 +225,7 @@ def make_so_ismcts(kernel: Kernel, variant: SOVariant = SOVariant()):
     sample_chance = make_playout(kernel)[0]
     leaf = make_leaf(kernel, variant.leaf)
     select = make_select(variant.parent_visits, variant.smooth)
-    full_labels, root_prior = variant.full_labels, variant.root_prior
-    root_mix = variant.root_mix and not root_prior
+    full_labels, root_prior, root_mix = variant.full_labels, variant.root_prior, variant.root_mix
 
     @helper
     def label_of(s, params, a, actor, me):

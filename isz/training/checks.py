@@ -27,14 +27,20 @@ import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
-from isz.evaluation import MatchSpec, SeatSpec, play_match
+from isz.evaluation import SeatSpec, play_match
 from isz.evaluation.scoring import mean_and_se
 from isz.evaluation.spec import PLANNER
 from isz.games.base import Game
 from isz.nn.model import PolicyValueNet
 from isz.progress import Progress
 from isz.settings.agents import GUIDED_SO_ISMCTS
-from isz.training.evaluation import eval_backend, planner_file, planner_knobs, quiet_step
+from isz.training.evaluation import (
+    eval_backend,
+    planner_file,
+    planner_knobs,
+    quiet_step,
+    seat0_spec,
+)
 
 VALUE_CHECK_MIX = 0.25
 """The root's value mix the final check tries: measured at 0.01-0.02 s a move it won
@@ -68,9 +74,7 @@ def value_check(game: Game, model: PolicyValueNet, cfg, device, seed: int,
         values = SeatSpec(PLANNER, {**knobs, "value_mix": VALUE_CHECK_MIX}, ckpt,
                           label="values")
         rollouts = SeatSpec(PLANNER, knobs, ckpt, label="rollouts")
-        g = cfg.game
-        spec = MatchSpec(g.name, (values, *[rollouts] * (game.num_players - 1)),
-                         t.value_check_deals, seed, dict(g.params), g.module)
+        spec = seat0_spec(cfg, game.num_players, values, rollouts, t.value_check_deals, seed)
         with step("value check", t.value_check_deals, "deals") as bar:
             res = play_match(spec, backend, progress=bar.update)
     pair = res.paired("utility")[0]
@@ -101,14 +105,12 @@ def root_check(game: Game, model: PolicyValueNet, cfg, device, seed: int,
     backend, where = eval_backend(cfg, device)
     budget = {"time_budget": t.ladder_time, "iterations": None}
     so = SeatSpec("so_ismcts", {**budget, **t.eval_knobs.get("so_ismcts", {})})
-    g = cfg.game
     returns = {}
     with tempfile.TemporaryDirectory(prefix="isz-root-check-") as tmp, backend:
         ckpt = planner_file(Path(tmp), game, model, record)
         for rule, knobs in (("puct", {}), ("ucb", {"c_puct": 0.0})):
             me = SeatSpec(PLANNER, {**budget, **knobs, "device": where}, ckpt, label=rule)
-            spec = MatchSpec(g.name, (me, *[so] * (game.num_players - 1)),
-                             t.root_check_deals, seed, dict(g.params), g.module)
+            spec = seat0_spec(cfg, game.num_players, me, so, t.root_check_deals, seed)
             with step(f"root check ({rule})", t.root_check_deals, "deals") as bar:
                 res = play_match(spec, backend, progress=bar.update)
             returns[rule] = res.deal_utilities[:, 0]

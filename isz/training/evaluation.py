@@ -97,6 +97,13 @@ def eval_spec(cfg, players: int, opp: str, checkpoint: str, device: str, deals: 
     knobs = {"iterations": record["iterations"]} if opp != "random" else {}
     other = SeatSpec(opp, {**knobs, **cfg.trainer.eval_knobs.get(opp, {})})
     me = SeatSpec(PLANNER, {**record, "device": device}, checkpoint)
+    return seat0_spec(cfg, players, me, other, deals, seed)
+
+
+def seat0_spec(cfg, players: int, me: SeatSpec, other: SeatSpec, deals: int,
+               seed: int) -> MatchSpec:
+    """A match of the run's game (``cfg.game``: name, params, module): ``me`` in seat 0,
+    ``other`` in the other ``players - 1`` seats."""
     g = cfg.game
     return MatchSpec(g.name, (me, *[other] * (players - 1)), deals, seed, dict(g.params),
                      g.module)
