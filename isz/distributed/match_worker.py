@@ -19,8 +19,9 @@ from pathlib import Path
 
 import ray
 
+from isz.crew import one_torch_thread
 from isz.evaluation.play import DealOutcome, play_deal
-from isz.evaluation.pool import one_torch_thread, warm_up
+from isz.evaluation.pool import warm_up
 from isz.evaluation.spec import MatchSpec, build
 
 

@@ -25,9 +25,10 @@ from pathlib import Path
 import numpy as np
 
 from isz.agents.base import Agent
+from isz.crew import one_torch_thread
 from isz.evaluation.journal import DealJournal
 from isz.evaluation.play import DealOutcome, DecisionHook
-from isz.evaluation.pool import LocalPool, one_torch_thread, play_deals, warm_up
+from isz.evaluation.pool import LocalPool, play_deals, warm_up
 from isz.evaluation.result import MatchResult
 from isz.evaluation.spec import MatchSpec, build, file_digest
 from isz.games.base import Game
