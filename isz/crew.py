@@ -122,6 +122,9 @@ def _serve(conn, work: Callable[[Any], Any], parent: int) -> None:
     """A worker: run ``work`` on each task sent until ``None``; send back
     ``(result, error)``."""
     _die_with_parent(parent)
+    # Ctrl-C reaches every process of the terminal: the parent alone handles it (and
+    # ends its workers), rather than each worker printing a traceback
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     while (task := conn.recv()) is not None:
         try:
             conn.send((work(task), None))

@@ -3,7 +3,7 @@ one measurement per line (the measurements: `isz.bench`).
 
     isz-bench                                     # everything
     isz-bench --only search --games tricks --agents so_ismcts
-    isz-bench --only distributed                  # in-process loop vs 1, 2, 4.. Ray actors
+    isz-bench --only distributed                  # one process vs forked processes vs Ray actors
     isz-bench --only leaf                         # the random playout vs a fitted one
 
 Rows carry ``{"bench", "game", "agent", "metric", "value", ...}``. Speed
@@ -85,7 +85,8 @@ def main(argv=None) -> int:
     ap.add_argument("--reps", type=int, default=7)
     ap.add_argument("--deals", type=int, default=20, help="deals for the arena rows")
     ap.add_argument("--actors", default=None,
-                    help="distributed: comma list of actor counts (default 1, 2, 4, .. cores)")
+                    help="distributed: comma list of process and actor counts "
+                    "(default 1, 2, 4, .. cores)")
     ap.add_argument("--train-iterations", type=int, default=6,
                     help="distributed: iterations per run (the first 2 are warm-up)")
     ap.add_argument("--out", default=None, help="also append the rows to this file")

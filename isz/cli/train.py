@@ -10,7 +10,8 @@ Re-running the same command (same ``experiment.run_dir``) resumes the run from
 its last checkpoint. Keys: isz/training/config.py; groups in conf/ (`isz.cli.conf`). User
 errors (unknown names, options, keys or bad values, a run folder that is a
 file, read-only or on a full disk, a checkpoint of another game, a diverged
-loss) exit with status 2 and one ``error: ...`` line on stderr.
+loss) exit with status 2 and one ``error: ...`` line on stderr; Ctrl-C exits with
+status 130 and one line saying what the run keeps.
 
 ``game.module`` (a game defined outside isz) is imported before the game is made;
 as with ``python -m``, modules under the launch directory are importable
@@ -18,6 +19,9 @@ as with ``python -m``, modules under the launch directory are importable
 """
 
 from __future__ import annotations
+
+import sys
+from pathlib import Path
 
 import hydra
 from hydra.core.config_store import ConfigStore
@@ -90,10 +94,22 @@ def run(cfg: DictConfig) -> None:
     with one_line_errors():
         unknown_keys(cfg, TrainConfig, free=("game.params",))
         check_given(cfg)
-        scalars = train(OmegaConf.to_object(cfg))
+        try:
+            scalars = train(OmegaConf.to_object(cfg))
+        except KeyboardInterrupt:
+            stopped(Path(cfg.experiment.run_dir))
     evals = {k: v for k, v in scalars.items() if k.startswith("eval/")}
     for k, v in sorted(evals.items()):
         print(f"{k:32s} {v:.4f}")
+
+
+def stopped(run_dir: Path) -> None:
+    """Ctrl-C: one line saying what the run keeps, then exit status 130 (as a shell's)."""
+    last = run_dir / "checkpoints" / "last.pt"
+    kept = (f"{last} keeps the last finished iteration; the same command resumes from it"
+            if last.exists() else "no iteration had finished; the same command starts anew")
+    print(f"stopped (Ctrl-C): {kept}", file=sys.stderr)
+    sys.exit(130)
 
 
 def main() -> None:

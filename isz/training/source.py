@@ -52,10 +52,14 @@ class LocalSelfPlay:
             tasks = [(i, n, seed, sp_cfg, weights)
                      for i, (n, seed) in enumerate(zip(sizes, seeds, strict=True))]
             parts = [None] * len(tasks)
-            for (i, n, *_), part in self._crew_of(st).run(tasks):
-                parts[i] = part
-                if progress:
-                    progress(n)
+            try:
+                for (i, n, *_), part in self._crew_of(st).run(tasks):
+                    parts[i] = part
+                    if progress:
+                        progress(n)
+            except BaseException:  # a chunk failed, or Ctrl-C: no worker plays on
+                self.close(stopped=True)
+                raise
         pos, stats = merge_chunks(parts, time.perf_counter() - t0)
         return pos, stats, {}
 
@@ -78,9 +82,9 @@ class LocalSelfPlay:
     def publish(self, model, version: int) -> None:
         """Nothing to send: the next `collect` sends the weights with its chunks."""
 
-    def close(self) -> None:
+    def close(self, stopped: bool = False) -> None:
         if self._crew is not None:
-            self._crew.close()
+            self._crew.close(stopped)
             self._crew = None
 
 

@@ -80,6 +80,43 @@ def test_kill_and_resume_loses_nothing(tmp_path):
     assert not leftovers
 
 
+def _children(pid: int) -> list[int]:
+    """Process ids whose parent is ``pid`` (Linux /proc)."""
+    out = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:  # gone meanwhile
+            continue
+        if int(fields[1]) == pid:
+            out.append(int(stat.parent.name))
+    return out
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs Linux /proc")
+def test_ctrl_c_leaves_no_self_play_worker(tmp_path):
+    """Ctrl-C at a terminal (SIGINT to the whole process group) stops the run with one
+    line and status 130: the self-play processes (``selfplay.workers=2``) leave the
+    signal to the run, print nothing, and end with it."""
+    run = tmp_path / "run"
+    p = _train(run, 50, "selfplay.workers=2", start_new_session=True)
+    deadline = time.time() + 240
+    while time.time() < deadline and not (run / "checkpoints" / "last.pt").exists():
+        time.sleep(0.05)
+    workers = _children(p.pid)
+    assert len(workers) >= 2, workers  # the crew is up once an iteration is done
+    os.killpg(p.pid, signal.SIGINT)
+    _, err = p.communicate(timeout=60)
+    assert p.returncode == 130
+    # one line, no traceback of the run or of a worker
+    assert err.strip() == (f"stopped (Ctrl-C): {run / 'checkpoints' / 'last.pt'} keeps the "
+                           "last finished iteration; the same command resumes from it"), err
+    deadline = time.time() + 10
+    while time.time() < deadline and any(Path(f"/proc/{w}").exists() for w in workers):
+        time.sleep(0.05)
+    assert not [w for w in workers if Path(f"/proc/{w}").exists()]
+
+
 def test_progress_where_results_went_and_nothing_left(tmp_path):
     """Not a terminal: a start line, progress lines for every step, an end line; run
     again, it says there is nothing left to do and shows the stored results."""
