@@ -42,6 +42,16 @@ def fail(message: str) -> None:
     sys.exit(USAGE_STATUS)
 
 
+INTERRUPTED_STATUS = 130  # a shell's status for a command stopped by Ctrl-C
+
+
+def stopped(kept: str) -> None:
+    """Ctrl-C: ``stopped (Ctrl-C): kept`` (one line: what the work keeps) on stderr, then
+    exit with status 130."""
+    print(f"stopped (Ctrl-C): {kept}", file=sys.stderr, flush=True)
+    sys.exit(INTERRUPTED_STATUS)
+
+
 def os_error_message(e: OSError) -> str:
     """One line for an `OSError` of the file system, naming the path."""
     where = f" {str(e.filename)!r}" if e.filename else ""

@@ -42,7 +42,8 @@ starts over). The journal is removed once the result is written.
 User errors (unknown game, agent, knob or config key, bad values, an ``output``
 that is a folder or cannot be written, ``exploitability=true`` on a game too
 large for it, a checkpoint of another game or a corrupted one) exit with status
-2 and one ``error: ...`` line on stderr, before the match starts.
+2 and one ``error: ...`` line on stderr, before the match starts; Ctrl-C exits with
+status 130 and one line saying what it keeps.
 """
 
 from __future__ import annotations
@@ -57,7 +58,7 @@ from omegaconf import DictConfig, OmegaConf
 
 from isz import IszError, load_planner, make_agent, make_game
 from isz.agents import Agent, agent_knobs
-from isz.cli import one_line_errors, run_hydra, unknown_keys
+from isz.cli import one_line_errors, run_hydra, stopped, unknown_keys
 from isz.cli.conf import conf_dir, register_isz_root
 from isz.evaluation import MatchSpec, SeatSpec, make_backend, play_match, resumable
 from isz.evaluation.config import EvaluateConfig
@@ -262,7 +263,12 @@ def to_config(dcfg: DictConfig) -> EvaluateConfig:
 def run(dcfg: DictConfig) -> None:
     """Run the match of the config hydra composed; user errors are one line."""
     with one_line_errors():
-        evaluate(to_config(dcfg))
+        cfg = to_config(dcfg)
+        try:
+            evaluate(cfg)
+        except KeyboardInterrupt:
+            stopped("the deals finished so far are in the journal next to the output; "
+                    "the same command plays only the missing ones")
 
 
 def main() -> None:

@@ -20,14 +20,13 @@ as with ``python -m``, modules under the launch directory are importable
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 import hydra
 from hydra.core.config_store import ConfigStore
 from omegaconf import DictConfig, OmegaConf
 
-from isz.cli import one_line_errors, run_hydra, unknown_keys
+from isz.cli import one_line_errors, run_hydra, stopped, unknown_keys
 from isz.cli.conf import conf_dir
 from isz.training.config import TrainConfig, check_continue_from
 from isz.types import IszError
@@ -97,19 +96,18 @@ def run(cfg: DictConfig) -> None:
         try:
             scalars = train(OmegaConf.to_object(cfg))
         except KeyboardInterrupt:
-            stopped(Path(cfg.experiment.run_dir))
+            stopped(kept(Path(cfg.experiment.run_dir)))
     evals = {k: v for k, v in scalars.items() if k.startswith("eval/")}
     for k, v in sorted(evals.items()):
         print(f"{k:32s} {v:.4f}")
 
 
-def stopped(run_dir: Path) -> None:
-    """Ctrl-C: one line saying what the run keeps, then exit status 130 (as a shell's)."""
+def kept(run_dir: Path) -> str:
+    """What a run stopped part-way keeps, for `isz.cli.stopped`."""
     last = run_dir / "checkpoints" / "last.pt"
-    kept = (f"{last} keeps the last finished iteration; the same command resumes from it"
-            if last.exists() else "no iteration had finished; the same command starts anew")
-    print(f"stopped (Ctrl-C): {kept}", file=sys.stderr)
-    sys.exit(130)
+    if last.exists():
+        return f"{last} keeps the last finished iteration; the same command resumes from it"
+    return "no iteration had finished; the same command starts anew"
 
 
 def main() -> None:

@@ -99,22 +99,29 @@ class _ChunkPlayer:
 
     def __call__(self, task):
         _, games, seed, sp_cfg, (weights, magnet_weights) = task
-        self.model.load_state_dict(weights)
+        self.model.load_state_dict(_tensors(weights))
         magnet = None
         if magnet_weights is not None:
             if self.magnet is None:
                 self.magnet = copy.deepcopy(self.model)
-            self.magnet.load_state_dict(magnet_weights)
+            self.magnet.load_state_dict(_tensors(magnet_weights))
             magnet = NetworkEvaluator(self.magnet, "cpu")
         return play_chunk(self.game, NetworkEvaluator(self.model, "cpu"), sp_cfg, games, seed,
                           magnet)
 
 
 def _state(model) -> dict | None:
-    """``model``'s weights on the CPU (None for no model), to send to a worker."""
+    """``model``'s weights as numpy arrays (None for no model), to send to a worker.
+    Not tensors: multiprocessing pickles a tensor by moving it to shared memory and
+    handing its file descriptor over a socket of its own, whose thread prints a
+    traceback when Ctrl-C ends a worker mid-handshake; arrays travel as bytes."""
     if model is None:
         return None
-    return {k: v.detach().cpu() for k, v in model.state_dict().items()}
+    return {k: v.detach().cpu().numpy() for k, v in model.state_dict().items()}
+
+
+def _tensors(state: dict) -> dict:
+    return {k: torch.from_numpy(v) for k, v in state.items()}
 
 
 def open_source(cfg, game, st, device, run_dir: Path):

@@ -212,3 +212,26 @@ def test_an_opponent_model_travels_and_keys_like_a_checkpoint(tmp_path):
         assert torch.equal(a, b)
     with pytest.raises(IszError, match="opponent_model 'nowhere.pt' is not a file"):
         spec("nowhere.pt").check()
+
+
+def test_ctrl_c_is_one_line_and_keeps_the_journal(tmp_path):
+    """Ctrl-C at a terminal (SIGINT to the process group, the match workers included):
+    status 130, one line, no worker's traceback, and the finished deals stay for the
+    same command to resume from."""
+    p = subprocess.Popen(_evaluate(tmp_path, "out.json"), cwd=tmp_path,
+                         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                         start_new_session=True)
+    deadline = time.time() + 300
+    journal = []
+    while time.time() < deadline and p.poll() is None:
+        journal = list(tmp_path.glob("out.deals-*.jsonl"))
+        if journal and len(journal[0].read_text().splitlines()) >= 1 + 4:
+            break
+        time.sleep(0.05)
+    assert p.poll() is None, p.stderr.read()[-2000:]
+    os.killpg(p.pid, signal.SIGINT)
+    _, err = p.communicate(timeout=60)
+    assert p.returncode == 130
+    assert err.strip() == ("stopped (Ctrl-C): the deals finished so far are in the journal "
+                           "next to the output; the same command plays only the missing ones")
+    assert len(journal[0].read_text().splitlines()) >= 1 + 4
