@@ -214,13 +214,18 @@ def test_an_opponent_model_travels_and_keys_like_a_checkpoint(tmp_path):
         spec("nowhere.pt").check()
 
 
+def _terminal_ctrl_c() -> None:
+    """In the child: SIGINT as at a terminal (a background job inherits it ignored)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def test_ctrl_c_is_one_line_and_keeps_the_journal(tmp_path):
     """Ctrl-C at a terminal (SIGINT to the process group, the match workers included):
     status 130, one line, no worker's traceback, and the finished deals stay for the
     same command to resume from."""
     p = subprocess.Popen(_evaluate(tmp_path, "out.json"), cwd=tmp_path,
                          stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
-                         start_new_session=True)
+                         start_new_session=True, preexec_fn=_terminal_ctrl_c)
     deadline = time.time() + 300
     journal = []
     while time.time() < deadline and p.poll() is None:

@@ -93,13 +93,21 @@ def _children(pid: int) -> list[int]:
     return out
 
 
+def _terminal_ctrl_c() -> None:
+    """In the child: SIGINT as at a terminal. A command started in the background (``&``,
+    as CI may run this suite) inherits SIGINT ignored, and Python then never raises
+    KeyboardInterrupt."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs Linux /proc")
 def test_ctrl_c_leaves_no_self_play_worker(tmp_path):
     """Ctrl-C at a terminal (SIGINT to the whole process group) stops the run with one
     line and status 130: the self-play processes (``selfplay.workers=2``) leave the
     signal to the run, print nothing, and end with it."""
     run = tmp_path / "run"
-    p = _train(run, 50, "selfplay.workers=2", start_new_session=True)
+    p = _train(run, 50, "selfplay.workers=2", start_new_session=True,
+               preexec_fn=_terminal_ctrl_c)
     deadline = time.time() + 240
     while time.time() < deadline and not (run / "checkpoints" / "last.pt").exists():
         time.sleep(0.05)
