@@ -136,12 +136,10 @@ def _evaluate(tmp_path: Path, out: str, *extra: str) -> list[str]:
             *extra]
 
 
-def test_kill_9_then_the_same_command_resumes(tmp_path):
-    """The journal holds every deal finished before the kill; the same command plays
-    only the others and gives the uninterrupted match's result."""
-    cmd = _evaluate(tmp_path, "out.json")
+def _started(tmp_path: Path, cmd: list[str], **popen) -> tuple[subprocess.Popen, list]:
+    """``cmd`` running, once its journal holds at least 4 deals: (process, [journal])."""
     p = subprocess.Popen(cmd, cwd=tmp_path, stdout=subprocess.DEVNULL,
-                         stderr=subprocess.PIPE, text=True)
+                         stderr=subprocess.PIPE, text=True, **popen)
     deadline = time.time() + 300
     journal = []
     while time.time() < deadline and p.poll() is None:
@@ -150,6 +148,14 @@ def test_kill_9_then_the_same_command_resumes(tmp_path):
             break
         time.sleep(0.05)
     assert p.poll() is None, p.stderr.read()[-2000:]
+    return p, journal
+
+
+def test_kill_9_then_the_same_command_resumes(tmp_path):
+    """The journal holds every deal finished before the kill; the same command plays
+    only the others and gives the uninterrupted match's result."""
+    cmd = _evaluate(tmp_path, "out.json")
+    p, journal = _started(tmp_path, cmd)
     os.kill(p.pid, signal.SIGKILL)
     p.wait()
     kept = len(journal[0].read_text().splitlines()) - 1
@@ -223,17 +229,8 @@ def test_ctrl_c_is_one_line_and_keeps_the_journal(tmp_path):
     """Ctrl-C at a terminal (SIGINT to the process group, the match workers included):
     status 130, one line, no worker's traceback, and the finished deals stay for the
     same command to resume from."""
-    p = subprocess.Popen(_evaluate(tmp_path, "out.json"), cwd=tmp_path,
-                         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
-                         start_new_session=True, preexec_fn=_terminal_ctrl_c)
-    deadline = time.time() + 300
-    journal = []
-    while time.time() < deadline and p.poll() is None:
-        journal = list(tmp_path.glob("out.deals-*.jsonl"))
-        if journal and len(journal[0].read_text().splitlines()) >= 1 + 4:
-            break
-        time.sleep(0.05)
-    assert p.poll() is None, p.stderr.read()[-2000:]
+    p, journal = _started(tmp_path, _evaluate(tmp_path, "out.json"),
+                          start_new_session=True, preexec_fn=_terminal_ctrl_c)
     os.killpg(p.pid, signal.SIGINT)
     _, err = p.communicate(timeout=60)
     assert p.returncode == 130
