@@ -128,7 +128,8 @@ SELFPLAY = Group("selfplay", "Self-play: games, actors, value targets, teacher",
     Setting("games_per_iteration", int, 256, "games played per training iteration", lo=1),
     Setting("workers", int, 2, "without actors: processes of this machine playing the "
             "iteration's games, in chunks of parallel_games games, each from its own seed "
-            "(same result for any count; 1 on CUDA, where forking is unsafe)", lo=1),
+            "(the same games for any count with trainer.torch_threads=1, the default; 1 "
+            "on CUDA, where forking is unsafe)", lo=1),
     Setting("device", str, "cpu", "actors only (trainer.actors >= 1): where they run the "
             "network (Ray places cuda actors)", choices=("cpu", "cuda")),
     Setting("gpus_per_actor", float, 0.25, "actors on cuda: the GPU fraction each one asks "
