@@ -47,17 +47,11 @@ class ChunkStats:
 
     def merged(self) -> tuple[Positions, SelfPlayStats]:
         """All kept positions; stats whose rate is the actors' summed rate."""
-        out = SelfPlayStats(games=self.games, positions=sum(s.positions for s in self.stats),
-                            evaluations=sum(s.evaluations for s in self.stats))
+        out = SelfPlayStats.combine(self.stats)
         rate = float(np.sum(self.positions / np.maximum(self.seconds, 1e-9)))
         out.seconds = out.positions / rate if rate > 0 else 0.0
         # the actors' share of time spent drawing worlds, carried over to the merged clock
         out.belief_seconds = out.seconds * self.belief_seconds / max(self.seconds.sum(), 1e-9)
-        out.batch_fill = float(np.mean([s.batch_fill for s in self.stats]))
-        for s in self.stats:
-            out.belief_true_prob += s.belief_true_prob
-            out.belief_entropy += s.belief_entropy
-            out.filters.merge(s.filters)
         return Positions.concat(self.parts), out
 
     def scalars(self) -> dict[str, float]:

@@ -40,18 +40,11 @@ def merge_chunks(parts: list[tuple[Positions, SelfPlayStats]],
     """The chunks' positions in chunk order, and their stats over ``seconds`` of wall
     time (so rates are the machine's, however many processes played)."""
     stats = [s for _, s in parts]
-    out = SelfPlayStats(games=sum(s.games for s in stats),
-                        positions=sum(s.positions for s in stats),
-                        other_hands=sum(s.other_hands for s in stats),
-                        evaluations=sum(s.evaluations for s in stats), seconds=seconds)
+    out = SelfPlayStats.combine(stats)
+    out.seconds = seconds
     busy = sum(s.seconds for s in stats)
     # the chunks' share of their time spent drawing worlds, carried to the wall clock
     out.belief_seconds = seconds * sum(s.belief_seconds for s in stats) / max(busy, 1e-9)
-    out.batch_fill = float(np.mean([s.batch_fill for s in stats]))
-    for s in stats:
-        out.belief_true_prob += s.belief_true_prob
-        out.belief_entropy += s.belief_entropy
-        out.filters.merge(s.filters)
     finals = [s.final_returns for s in stats if s.final_returns is not None]
     out.final_returns = np.concatenate(finals) if finals else None
     return Positions.concat([p for p, _ in parts]), out

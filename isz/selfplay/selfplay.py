@@ -88,6 +88,22 @@ class SelfPlayStats:
     final_returns: np.ndarray | None = None  # float32[N, P]: every row's z (the positions'
     #   returns, before any value_target_q mix), for held-out value diagnostics
 
+    @classmethod
+    def combine(cls, parts: list[SelfPlayStats]) -> SelfPlayStats:
+        """The stats of games played in ``parts`` (chunks, actors): counts summed, the
+        per-decision records joined, batch fill averaged. Seconds, belief seconds and
+        final returns are the caller's: how the parts' clocks add up depends on whether
+        they ran side by side."""
+        out = cls(games=sum(s.games for s in parts), positions=sum(s.positions for s in parts),
+                  other_hands=sum(s.other_hands for s in parts),
+                  evaluations=sum(s.evaluations for s in parts))
+        out.batch_fill = float(np.mean([s.batch_fill for s in parts]))
+        for s in parts:
+            out.belief_true_prob += s.belief_true_prob
+            out.belief_entropy += s.belief_entropy
+            out.filters.merge(s.filters)
+        return out
+
     def as_scalars(self) -> dict[str, float]:
         s = max(self.seconds, 1e-9)
         return {"positions_per_s": self.positions / s, "games_per_s": self.games / s,

@@ -26,6 +26,7 @@ from isz.evaluation import (
     match,
     play_match,
 )
+from tests.signals import terminal_ctrl_c
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -220,17 +221,12 @@ def test_an_opponent_model_travels_and_keys_like_a_checkpoint(tmp_path):
         spec("nowhere.pt").check()
 
 
-def _terminal_ctrl_c() -> None:
-    """In the child: SIGINT as at a terminal (a background job inherits it ignored)."""
-    signal.signal(signal.SIGINT, signal.SIG_DFL)
-
-
 def test_ctrl_c_is_one_line_and_keeps_the_journal(tmp_path):
     """Ctrl-C at a terminal (SIGINT to the process group, the match workers included):
     status 130, one line, no worker's traceback, and the finished deals stay for the
     same command to resume from."""
     p, journal = _started(tmp_path, _evaluate(tmp_path, "out.json"),
-                          start_new_session=True, preexec_fn=_terminal_ctrl_c)
+                          start_new_session=True, preexec_fn=terminal_ctrl_c)
     os.killpg(p.pid, signal.SIGINT)
     _, err = p.communicate(timeout=60)
     assert p.returncode == 130

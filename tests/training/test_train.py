@@ -20,6 +20,7 @@ from isz.training import loop
 from isz.training.config import TrainConfig
 from isz.training.learner import TrainingDiverged
 from tests.recipes import alphazero_config
+from tests.signals import terminal_ctrl_c
 
 ROOT = Path(__file__).resolve().parents[2]
 SMALL = ["game=kuhn_poker", "selfplay.games_per_iteration=24", "selfplay.parallel_games=8",
@@ -93,13 +94,6 @@ def _children(pid: int) -> list[int]:
     return out
 
 
-def _terminal_ctrl_c() -> None:
-    """In the child: SIGINT as at a terminal. A command started in the background (``&``,
-    as CI may run this suite) inherits SIGINT ignored, and Python then never raises
-    KeyboardInterrupt."""
-    signal.signal(signal.SIGINT, signal.SIG_DFL)
-
-
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs Linux /proc")
 def test_ctrl_c_leaves_no_self_play_worker(tmp_path):
     """Ctrl-C at a terminal (SIGINT to the whole process group) stops the run with one
@@ -107,7 +101,7 @@ def test_ctrl_c_leaves_no_self_play_worker(tmp_path):
     signal to the run, print nothing, and end with it."""
     run = tmp_path / "run"
     p = _train(run, 50, "selfplay.workers=2", start_new_session=True,
-               preexec_fn=_terminal_ctrl_c)
+               preexec_fn=terminal_ctrl_c)
     deadline = time.time() + 240
     while time.time() < deadline and not (run / "checkpoints" / "last.pt").exists():
         time.sleep(0.05)
