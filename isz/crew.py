@@ -108,6 +108,19 @@ def one_torch_thread() -> None:
         torch.set_num_threads(1)
 
 
+def forked_crew(n: int, work: Callable[[Any], Any], what: str = "task") -> Crew:
+    """A `Crew` whose workers run torch on one thread each (`one_torch_thread` around
+    the fork); this process keeps its own thread count."""
+    torch = sys.modules.get("torch")
+    threads = torch.get_num_threads() if torch is not None else None
+    one_torch_thread()
+    try:
+        return Crew(n, work, what)
+    finally:
+        if threads is not None:
+            torch.set_num_threads(threads)
+
+
 def _name(task) -> str:
     """A task as errors name it: a tuple by its first item (its index)."""
     return str(task[0] if isinstance(task, tuple) else task)

@@ -11,6 +11,10 @@ weights go into the planner's record so that the checkpoint plays with them
 The features are read from the true state of each decision (a self-play game is over
 when it is read; the weights are a law over many games, fixed before any game they
 play in, and the leaf reads only the world the search is in).
+
+The games go in chunks of `CHUNK_GAMES`, each from its own seed, so they can be played
+on several forked processes (`isz.crew.Crew`; the loop's ``selfplay.workers``) and the
+fit is the same for any count.
 """
 
 from __future__ import annotations
@@ -22,8 +26,14 @@ from dataclasses import dataclass
 import numpy as np
 
 from isz.agents.base import Agent
+from isz.crew import forked_crew
 from isz.games.base import Game
 from isz.search.playout import make_move_features, num_playout_weights
+from isz.selfplay.chunks import chunk_sizes
+
+CHUNK_GAMES = 10
+"""Games a chunk of the fit: small enough that two processes finish 200 games together
+(Oh Hell: about 0.3 s a game), large enough that a chunk's message is not the cost."""
 
 
 @dataclass
@@ -38,6 +48,17 @@ class MoveRows:
 
     def __len__(self) -> int:
         return len(self.target)
+
+    @staticmethod
+    def concat(parts: list[MoveRows]) -> MoveRows:
+        """The rows of ``parts`` in order, padded to the widest decision."""
+        h = max(p.mask.shape[1] for p in parts)
+        f = parts[0].feats.shape[2]
+        feats = np.concatenate([np.pad(p.feats, ((0, 0), (0, h - p.feats.shape[1]), (0, 0)))
+                                for p in parts]).reshape(-1, h, f)
+        mask = np.concatenate([np.pad(p.mask, ((0, 0), (0, h - p.mask.shape[1])))
+                               for p in parts]).reshape(-1, h)
+        return MoveRows(feats, mask, np.concatenate([p.target for p in parts]))
 
 
 def decisions(agent: Agent, game: Game, games: int, rng: np.random.Generator,
@@ -74,6 +95,47 @@ def record_moves(agent: Agent, game: Game, games: int, rng: np.random.Generator,
         rows.append(out)
         targets.append(int(np.flatnonzero(la[:n] == a)[0]))
     return _pad(rows, targets, f)
+
+
+def record_chunks(agent: Agent, game: Game, games: int, seed: np.random.SeedSequence,
+                  workers: int = 1, progress: Callable[[int], None] | None = None
+                  ) -> MoveRows:
+    """`record_moves` over ``games`` games in chunks of `CHUNK_GAMES`, chunk ``i`` from
+    the ``i``-th seed spawned from ``seed``, on ``workers`` processes forked with
+    ``agent`` (1: this one): the same rows, in chunk order, for any count. The agent
+    starts each chunk as it is now (a worker's copy is forked anew for each call)."""
+    sizes = chunk_sizes(games, CHUNK_GAMES)
+    tasks = list(enumerate(zip(sizes, seed.spawn(len(sizes)), strict=True)))
+    work = _ChunkRecorder(agent, game)
+    parts: list = [None] * len(tasks)
+    if workers == 1 or len(tasks) == 1:
+        for i, (n, s) in tasks:
+            parts[i] = work((i, (n, s)))
+            if progress:
+                progress(n)
+    else:
+        with forked_crew(min(workers, len(tasks)), work, "playout-fit chunk") as crew:
+            for (i, (n, _)), part in crew.run(tasks):
+                parts[i] = part
+                if progress:
+                    progress(n)
+    return MoveRows.concat(parts)
+
+
+class _ChunkRecorder:
+    """A chunk's moves: ``(i, (games, seed))`` -> `MoveRows`, the agent's caches cleared
+    first (an evaluator's rows computed in another batch could differ in their last
+    bits, and a chunk must not depend on the chunks its process played before)."""
+
+    def __init__(self, agent: Agent, game: Game):
+        self.agent, self.game = agent, game
+
+    def __call__(self, task) -> MoveRows:
+        _, (games, seed) = task
+        clear = getattr(getattr(self.agent, "evaluator", None), "clear_cache", None)
+        if clear:
+            clear()
+        return record_moves(self.agent, self.game, games, np.random.default_rng(seed))
 
 
 def _pad(rows: list[np.ndarray], targets: list[int], f: int) -> MoveRows:
@@ -127,15 +189,15 @@ def judge(rows: MoveRows, w: np.ndarray) -> dict[str, float]:
 
 
 def fit_planner(agent: Agent, game: Game, games: int, test_games: int, seed: int,
-                progress: Callable[[int], None] | None = None) -> dict:
+                progress: Callable[[int], None] | None = None, workers: int = 1) -> dict:
     """Fit the playout to ``games`` self-play games of ``agent`` and judge it on
-    ``test_games`` more (other deals). Returns ``{"weights": [F floats], "held_out":
-    judge(...), "rows", "seconds"}``; every draw from ``seed``."""
+    ``test_games`` more (other deals), played on ``workers`` processes
+    (`record_chunks`). Returns ``{"weights": [F floats], "held_out": judge(...), "rows",
+    "seconds"}``; every draw from ``seed``, the same for any ``workers``."""
     t0 = time.perf_counter()
-    train_rng, test_rng = (np.random.default_rng(s) for s in np.random.SeedSequence(seed)
-                           .spawn(2))
-    rows = record_moves(agent, game, games, train_rng, progress)
-    test = record_moves(agent, game, test_games, test_rng, progress)
+    train_seed, test_seed = np.random.SeedSequence(seed).spawn(2)
+    rows = record_chunks(agent, game, games, train_seed, workers, progress)
+    test = record_chunks(agent, game, test_games, test_seed, workers, progress)
     w = fit(rows)
     return {"weights": w.tolist(), "held_out": judge(test, w), "rows": len(rows),
             "games": games, "test_games": test_games, "seed": seed,
@@ -152,17 +214,23 @@ def with_playout(record: dict, weights) -> dict:
 def fit_step(st, cfg, game: Game, device, seed: int, step) -> dict[str, float]:
     """The training loop's playout step (``selfplay.playout_fit_games``): the run's
     planner (current network, the playout fitted last time) plays that many games, a
-    fifth more judge the fit, and ``st.playout_weights`` becomes the new fit. Scalars
-    ``playout/nll``, ``playout/uniform_nll``, ``playout/top1``, ``playout/seconds``,
-    ``playout/used`` (0 where the fit did not `earns_place` and random playouts are back)."""
+    fifth more judge the fit, and ``st.playout_weights`` becomes the new fit; on
+    ``selfplay.workers`` processes without actors (whose Ray forbids forking) on the
+    CPU. Scalars ``playout/nll``, ``playout/uniform_nll``, ``playout/top1``,
+    ``playout/seconds``, ``playout/used`` (0 where the fit did not `earns_place` and
+    random playouts are back)."""
+    import torch
+
     from isz.training.evaluation import planner, planner_knobs
 
     agent = planner(game, st.model, cfg, device,
                     record=with_playout(planner_knobs(cfg), st.playout_weights))
     games = cfg.selfplay.playout_fit_games
     test = max(1, games // 5)
+    local = not cfg.trainer.actors and torch.device(device).type == "cpu"
     with step("playout fit", games + test, "games") as bar:
-        result = fit_planner(agent, game, games, test, seed, bar.update)
+        result = fit_planner(agent, game, games, test, seed, bar.update,
+                             cfg.selfplay.workers if local else 1)
     h = result["held_out"]
     # a fit that predicts held-out moves no better than uniform play is dropped: the
     # teacher and the record go back to random playouts until a later fit earns its place
@@ -179,10 +247,11 @@ def earns_place(held_out: dict) -> bool:
 
 
 def fit_checkpoint(path: str, games: int = 600, test_games: int = 100, seed: int = 0,
-                   progress: Callable[[int], None] | None = None) -> dict:
+                   progress: Callable[[int], None] | None = None, workers: int = 1) -> dict:
     """Fit the playout of checkpoint ``path``'s planner to that planner's own moves (its
-    recorded settings, on CPU) and record it: the planner record gains ``leaf: policy``
-    and ``playout_weights``, ``extra["playout_fit"]`` the fit's figures (`fit_planner`).
+    recorded settings, on CPU, on ``workers`` processes) and record it: the planner
+    record gains ``leaf: policy`` and ``playout_weights``, ``extra["playout_fit"]`` the
+    fit's figures (`fit_planner`).
     A planner that plays with a fitted playout already fits the next one with it
     (each fit is a generation of the apprentice). A fit that does not `earns_place`
     leaves the planner record as it was (``result["used"]`` False). Returns the fit's
@@ -200,7 +269,7 @@ def fit_checkpoint(path: str, games: int = 600, test_games: int = 100, seed: int
                        "(a run with selfplay.teacher=planner)")
     game = checkpoint_game(ckpt)
     agent = load_planner(path, game, device="cpu")
-    result = fit_planner(agent, game, games, test_games, seed, progress)
+    result = fit_planner(agent, game, games, test_games, seed, progress, workers)
     result["fitted_with"] = record.get("leaf", "playout")
     result["used"] = earns_place(result["held_out"])
     update_extra(path, planner=with_playout(record, result["weights"] if result["used"]
@@ -210,7 +279,7 @@ def fit_checkpoint(path: str, games: int = 600, test_games: int = 100, seed: int
 
 
 def main(argv: list[str] | None = None) -> int:
-    """``isz-fit-playout CHECKPOINT [--games N] [--test-games M] [--seed S]``."""
+    """``isz-fit-playout CHECKPOINT [--games N] [--test-games M] [--seed S] [--workers W]``."""
     import argparse
     import json
 
@@ -225,12 +294,16 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--test-games", type=int, default=100, help="games (other deals) to "
                     "judge the fit on")
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--workers", type=int, default=2, help="processes playing the games "
+                    "(the same fit for any count)")
     a = ap.parse_args(argv)
     with one_line_errors():
         check_int("--games", a.games, lo=1)
         check_int("--test-games", a.test_games, lo=1)
+        check_int("--workers", a.workers, lo=1)
         bar = Progress("playout fit self-play", a.games + a.test_games, "games")
-        result = fit_checkpoint(a.checkpoint, a.games, a.test_games, a.seed, bar.update)
+        result = fit_checkpoint(a.checkpoint, a.games, a.test_games, a.seed, bar.update,
+                                a.workers)
         bar.close()
     print(json.dumps({k: v for k, v in result.items() if k != "weights"}, indent=1))
     if result["used"]:

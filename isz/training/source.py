@@ -20,7 +20,7 @@ from pathlib import Path
 import torch
 
 from isz.agents.network import NetworkEvaluator
-from isz.crew import Crew, one_torch_thread
+from isz.crew import Crew, forked_crew
 from isz.selfplay import SelfPlayConfig
 from isz.selfplay.chunks import chunk_sizes, merge_chunks, play_chunk
 from isz.types import IszError, seed_from
@@ -72,11 +72,8 @@ class LocalSelfPlay:
         """The worker processes, forked at the first collect with one torch thread each
         (this process keeps its own count)."""
         if self._crew is None:
-            threads = torch.get_num_threads()
-            one_torch_thread()
-            self._crew = Crew(self.workers, _ChunkPlayer(self.game, st.model),
-                              what="self-play chunk")
-            torch.set_num_threads(threads)
+            self._crew = forked_crew(self.workers, _ChunkPlayer(self.game, st.model),
+                                     "self-play chunk")
         return self._crew
 
     def publish(self, model, version: int) -> None:

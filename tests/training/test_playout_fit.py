@@ -251,12 +251,18 @@ def test_a_fit_no_better_than_uniform_play_is_not_used(tmp_path, monkeypatch):
     record = {"agent": "guided_so_ismcts", "iterations": 40, "belief": "voids"}
     path = _checkpoint(tmp_path, record, game)
     worse = {"nll": 1.2, "uniform_nll": 1.1, "top1": 0.3, "rows": 9}
-    monkeypatch.setattr(playout_fit, "fit_planner", lambda *a, **k: {
-        "weights": [1.0] * 24, "held_out": worse, "rows": 40, "seconds": 0.1})
+    calls = []
+
+    def fit_planner(*a, **k):
+        calls.append(a)
+        return {"weights": [1.0] * 24, "held_out": worse, "rows": 40, "seconds": 0.1}
+
+    monkeypatch.setattr(playout_fit, "fit_planner", fit_planner)
     result = fit_checkpoint(path, games=12, test_games=4, seed=0)
     assert not result["used"] and planner_record(load_checkpoint(path)) == record
     assert load_checkpoint(path)["extra"]["playout_fit"]["held_out"] == worse
-    cfg = SimpleNamespace(selfplay=SimpleNamespace(playout_fit_games=5))
+    cfg = SimpleNamespace(selfplay=SimpleNamespace(playout_fit_games=5, workers=2),
+                          trainer=SimpleNamespace(actors=0))
     st = SimpleNamespace(model=build_model(game, ModelConfig(16, 1)),
                          playout_weights=[0.5] * 24)
     monkeypatch.setattr("isz.training.evaluation.planner_knobs",
@@ -265,6 +271,10 @@ def test_a_fit_no_better_than_uniform_play_is_not_used(tmp_path, monkeypatch):
     quiet = partial(Progress, enabled=False)
     out = playout_fit.fit_step(st, cfg, game, torch.device("cpu"), 0, quiet)
     assert st.playout_weights is None and out["playout/used"] == 0.0
+    # the loop's fit plays on selfplay.workers processes, but one alongside Ray actors
+    cfg.trainer.actors = 2
+    playout_fit.fit_step(st, cfg, game, torch.device("cpu"), 0, quiet)
+    assert [c[-1] for c in calls[1:]] == [2, 1]
 
 
 def test_only_a_rollout_planner_takes_a_fitted_playout(tmp_path):
@@ -361,3 +371,31 @@ def test_the_run_logs_the_exploitability_of_the_planner_it_records():
     fitted = exploitability_of(game, model, cfg, cpu, seed=3, record=record)
     assert plain["eval/exploitability"] != fitted["eval/exploitability"]
     assert plain["eval/exploitability_net"] == fitted["eval/exploitability_net"]
+
+
+def test_the_fit_records_the_same_moves_on_any_number_of_processes(tmp_path):
+    """Chunks of `CHUNK_GAMES` games, each from its own seed and with the agent's caches
+    cleared: forked workers record what this process would, in the same order (it
+    fails if a chunk's draws came from a stream shared with the chunks before it)."""
+    from isz.training.playout_fit import CHUNK_GAMES, record_chunks
+
+    game = isz.make_game("tricks", **SMALL)
+    path = _checkpoint(tmp_path, {"agent": "guided_so_ismcts", "iterations": 30,
+                                  "belief": "sir"}, game)
+    agent = isz.load_planner(path, device="cpu")
+    games = 2 * CHUNK_GAMES + 3
+    seen: list[int] = []
+    one = record_chunks(agent, game, games, np.random.SeedSequence(5), 1, seen.append)
+    three = record_chunks(agent, game, games, np.random.SeedSequence(5), 3)
+    assert seen == [CHUNK_GAMES, CHUNK_GAMES, 3]
+    for a, b in ((one.feats, three.feats), (one.mask, three.mask),
+                 (one.target, three.target)):
+        np.testing.assert_array_equal(a, b)
+    # 23 games of 3 seats x 4 decisions (a bid, 3 cards)
+    assert len(one) == games * 3 * 4
+    # the last chunk alone, from its own seed, is the rows' tail
+    tail = record_moves(agent, game, 3,
+                        np.random.default_rng(np.random.SeedSequence(5).spawn(3)[2]))
+    np.testing.assert_array_equal(tail.target, one.target[-len(tail):])
+    other = record_chunks(agent, game, games, np.random.SeedSequence(6), 1)
+    assert not np.array_equal(other.target, one.target)
