@@ -5,6 +5,7 @@ one measurement per line (the measurements: `isz.bench`).
     isz-bench --only search --games tricks --agents so_ismcts
     isz-bench --only distributed                  # one process vs forked processes vs Ray actors
     isz-bench --only leaf                         # the random playout vs a fitted one
+    isz-bench --only buffer                       # a checkpoint's buffer write, whole vs segment
 
 Rows carry ``{"bench", "game", "agent", "metric", "value", ...}``. Speed
 depends on the machine and its load: compare rows measured in the same run
@@ -59,7 +60,8 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description="isz benchmarks: JSON lines on stdout")
     ap.add_argument("--only", default="search,leaf,arena,belief,selfplay,planner,nn",
                     help="comma list of sections: search, leaf, arena, belief, selfplay, "
-                         "planner, nn, distributed (not in the default: it trains for minutes)")
+                         "planner, nn, distributed (not in the default: it trains for "
+                         "minutes), buffer (not in the default: it writes GBs)")
     ap.add_argument("--planner-games", default="tricks,oh_hell")
     ap.add_argument("--planner-lanes", default="1,16",
                     help="lanes of the single-decision planner rows (1 = before batching)")
@@ -89,6 +91,10 @@ def main(argv=None) -> int:
                     "(default 1, 2, 4, .. cores)")
     ap.add_argument("--train-iterations", type=int, default=6,
                     help="distributed: iterations per run (the first 2 are warm-up)")
+    ap.add_argument("--buffer-game", default="oh_hell", help="buffer: the rows' game")
+    ap.add_argument("--buffer-rows", default="250000,8448",
+                    help="buffer: the ring's positions and one iteration's (the oh_hell "
+                    "preset's: 256 games of 33)")
     ap.add_argument("--out", default=None, help="also append the rows to this file")
     a = ap.parse_args(argv)
     sections = set(a.only.split(","))
@@ -134,6 +140,10 @@ def main(argv=None) -> int:
         for b in map(int, a.nn_batches.split(",")):
             emit(speed_nn.forward_speed(a.selfplay_game, b, device=a.device))
         emit(speed_nn.train_speed(a.selfplay_game, 256, device=a.device))
+    if "buffer" in sections:
+        from isz.bench.buffer import buffer_save_rows
+        capacity, per_iteration = map(int, a.buffer_rows.split(","))
+        emit(buffer_save_rows(a.buffer_game, capacity, per_iteration))
     if "distributed" in sections:
         from isz.bench import distributed as sd
         counts = (list(map(int, a.actors.split(","))) if a.actors

@@ -3,16 +3,17 @@
 A run folder holds ``checkpoints/last.pt`` (network, optimizer, scheduler,
 counters, RNG states, seconds spent, the mirror target's network magnet if the
 run has one, the weight average of ``trainer.average_from`` if it has one, and the
-name of its replay-buffer file), the buffer
-``checkpoints/buffer-<iteration>.npz`` it names, numbered checkpoints
+names of its replay buffer's segment files), the segments
+``checkpoints/buffer-<iteration>.npz`` it names (each the rows an iteration added,
+`isz.training.buffer`), numbered checkpoints
 ``iter-<n>.pt`` (the last ``keep_last``), ``best.pt`` and, with an average,
 ``average.pt`` (the averaged network alone, written before ``last.pt``, loadable by
 `isz.load_planner`); with ``trainer.average_policy_from``, ``average_policy.pt`` and the
 reservoir ``reservoir-<iteration>.npz`` it learns from (`isz.training.average_policy`),
 both before ``last.pt``, which names the reservoir; a finished run also
-``results.json`` (its final evaluation, written before the last checkpoint). The buffer is
-written before the checkpoint that names it and old buffers are removed only
-after, so a kill at any moment leaves a consistent pair: the run resumes with
+``results.json`` (its final evaluation, written before the last checkpoint). A segment is
+written before the checkpoint that names it and segments it no longer names are removed
+only after, so a kill at any moment leaves a consistent set: the run resumes with
 nothing lost but the unfinished iteration.
 """
 
@@ -107,7 +108,9 @@ def resume(path: Path, game: Game, model_cfg: ModelConfig, tcfg, device,
     rng = np.random.default_rng()
     rng.bit_generator.state = json.loads(extra["rng"])
     torch.set_rng_state(extra["torch_rng"])
-    buffer = ReplayBuffer.load(path.parent / extra["buffer_file"])
+    buffer = _load_buffer(path.parent, extra)
+    if not own:  # its files are the other run's: this run's first save writes the ring
+        buffer.forget_files()
     st = RunState(model, opt, sched, buffer, rng, dict(ckpt["counters"]),
                   float(extra["best_score"]), resumed=True)
     st.seconds.update({k: float(v) for k, v in dict(extra.get("seconds") or {}).items()})
@@ -140,11 +143,11 @@ def save(run_dir: Path, st: RunState, game: Game, model_cfg: ModelConfig, keep_e
     ck = run_dir / "checkpoints"
     ck.mkdir(parents=True, exist_ok=True)
     it = st.counters["iteration"]
-    buf_name = f"buffer-{it:06d}.npz"
-    st.buffer.save(ck / buf_name)
+    buffer_files = st.buffer.save_segment(ck, f"buffer-{it:06d}.npz")
     extra = {"scheduler": json.dumps(st.scheduler.state_dict()),
              "rng": json.dumps(st.rng.bit_generator.state),
-             "torch_rng": torch.get_rng_state(), "buffer_file": buf_name,
+             "torch_rng": torch.get_rng_state(),
+             "buffer": {"capacity": st.buffer.capacity, "files": buffer_files},
              "best_score": float(st.best_score), "planner": dict(planner or {}),
              "seconds": {k: float(v) for k, v in st.seconds.items()},
              "magnet": None if st.magnet is None else
@@ -175,14 +178,26 @@ def save(run_dir: Path, st: RunState, game: Game, model_cfg: ModelConfig, keep_e
     for old in sorted(ck.glob("iter-*.pt"))[:-keep_last]:
         old.unlink(missing_ok=True)
     for old in [*ck.glob("buffer-*.npz"), *ck.glob("reservoir-*.npz")]:
-        if old.name not in (buf_name, reservoir):
+        if old.name not in (*buffer_files, reservoir):
             old.unlink(missing_ok=True)
     return last
 
 
+def _load_buffer(folder: Path, extra: dict) -> ReplayBuffer:
+    """The replay buffer ``last.pt``'s ``extra`` names: its segments, or the one file of a
+    run saved before segments (``buffer_file``)."""
+    if "buffer" in extra:
+        return ReplayBuffer.load_segments(folder, int(extra["buffer"]["capacity"]),
+                                          list(extra["buffer"]["files"]))
+    buffer = ReplayBuffer.load(folder / extra["buffer_file"])
+    buffer.forget_files()
+    return buffer
+
+
 def disk_need(st: RunState, game: Game, tcfg) -> int:
-    """Bytes a run may still write: the replay buffer twice (the new file is written
-    before the old one is removed) and every kept checkpoint (weights and the two
+    """Bytes a run may still write: the replay buffer twice (its segments hold the ring
+    and at most one iteration's rows more, the oldest removed only after a new one is
+    written) and every kept checkpoint (weights and the two
     Adam moments), plus room for TensorBoard; a resumed run only adds temp copies."""
     row = 4 * game.tensor_size + 5 * game.num_actions + 4 * game.num_players + 8
     buffer = tcfg.buffer_size * row

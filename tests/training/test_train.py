@@ -285,3 +285,47 @@ def test_a_slow_sampler_gets_a_note(tmp_path, monkeypatch, capsys):
     lines = [json.loads(x) for x in (tmp_path / "run" / "metrics.jsonl").read_text().splitlines()]
     shares = [x["perf/belief_share"] for x in lines if "perf/belief_share" in x]
     assert len(shares) == 2 and max(shares) > 0.7 and all(0 < s <= 1 for s in shares)
+
+
+def test_a_run_saved_before_buffer_segments_resumes(tmp_path, capsys):
+    """A run whose ``last.pt`` names one whole-ring buffer file (``buffer_file``, as
+    before segments) resumes bit-identical to one resumed from its segments (in one
+    process, as `test_continue_from_is_resuming_a_copy`), its next save writing the ring
+    as a segment and removing the old file."""
+    import shutil
+
+    import numpy as np
+
+    from isz.training.buffer import ReplayBuffer
+
+    old = _tiny_cfg(tmp_path / "old")
+    loop.train(old)
+    shutil.copytree(tmp_path / "old", tmp_path / "ref")
+    ref = _tiny_cfg(tmp_path / "ref")
+    ref.trainer.iterations = 3
+    loop.train(ref)
+    ck = tmp_path / "old" / "checkpoints"
+    saved = torch.load(ck / "last.pt", weights_only=True)
+    meta = saved["extra"].pop("buffer")
+    buf = ReplayBuffer.load_segments(ck, meta["capacity"], meta["files"])
+    for name in meta["files"]:
+        (ck / name).unlink()
+    buf.save(ck / "buffer-000002.npz")  # the whole ring in one file, as runs saved it
+    saved["extra"]["buffer_file"] = "buffer-000002.npz"
+    torch.save(saved, ck / "last.pt")
+    old.trainer.iterations = 3
+    capsys.readouterr()
+    loop.train(old)
+    assert "resumed after iteration 2" in capsys.readouterr().out
+    a, b = _weights(tmp_path / "ref"), _weights(tmp_path / "old")
+    for k in a["model"]:
+        assert torch.equal(a["model"][k], b["model"][k]), k
+    assert sorted(p.name for p in ck.glob("buffer-*")) == ["buffer-000003.npz"]
+    assert b["extra"]["buffer"]["files"] == ["buffer-000003.npz"]
+    # that one segment is the whole ring, not iteration 3's rows alone
+    mine, theirs = (ReplayBuffer.load_segments(d, c["extra"]["buffer"]["capacity"],
+                                               c["extra"]["buffer"]["files"])
+                    for d, c in ((ck, b), (tmp_path / "ref" / "checkpoints", a)))
+    assert mine.total_added == theirs.total_added > 0 and len(theirs.segments) == 3
+    for f, arr in theirs.arrays.items():
+        np.testing.assert_array_equal(mine.arrays[f], arr)
