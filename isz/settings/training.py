@@ -122,12 +122,14 @@ PLAYOUT_FIT_GAMES = Setting(
     "against itself and a fast playout policy is fitted to its moves "
     "(isz.training.playout_fit); the teacher searches with it from then on and the run "
     "records it (leaf=policy) unless it predicts held-out moves no better than uniform "
-    "play; 0: off, random playouts", lo=0)
+    "play; its games go on selfplay.workers processes without actors; 0: off, random "
+    "playouts", lo=0)
 SELFPLAY = Group("selfplay", "Self-play: games, actors, value targets, teacher", [
     PARALLEL_GAMES,
     Setting("games_per_iteration", int, 256, "games played per training iteration", lo=1),
     Setting("workers", int, 2, "without actors: processes of this machine playing the "
-            "iteration's games, in chunks of parallel_games games, each from its own seed "
+            "iteration's games (and the playout fit's), in chunks of parallel_games games "
+            "(of 10), each from its own seed "
             "(the same games for any count with trainer.torch_threads=1, the default; 1 "
             "on CUDA, where forking is unsafe)", lo=1),
     Setting("device", str, "cpu", "actors only (trainer.actors >= 1): where they run the "

@@ -71,9 +71,8 @@ class ReplayBuffer:
         Nothing is written when no row was added."""
         first = max(self.saved, self.total_added - self.capacity)
         if self.total_added > first:
-            idx = (first + np.arange(self.total_added - first)) % self.capacity
             meta = np.array([self.capacity, first, self.total_added])
-            arrays = {f: a[idx] for f, a in self.arrays.items()}
+            arrays = {f: self._rows(a, first, self.total_added) for f, a in self.arrays.items()}
             write_atomic(Path(folder) / name,
                          lambda fh: np.savez(fh, segment=meta, **arrays), binary=True)
             self.segments = [s for s in self.segments if s[0] != name]
@@ -82,6 +81,12 @@ class ReplayBuffer:
         oldest = self.total_added - self.capacity
         self.segments = [s for s in self.segments if s[2] > oldest]
         return [s[0] for s in self.segments]
+
+    def _rows(self, a: np.ndarray, first: int, end: int) -> np.ndarray:
+        """Rows ``first..end-1`` of the run from ring array ``a``: a view where they do
+        not wrap around (no copy to write), else the two pieces joined."""
+        lo, hi = first % self.capacity, (end - 1) % self.capacity + 1
+        return a[lo:hi] if lo < hi else np.concatenate([a[lo:], a[:hi]])
 
     def forget_files(self) -> None:
         """Treat every row as unsaved: the next `save_segment` writes the whole ring (a

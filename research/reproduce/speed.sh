@@ -12,6 +12,8 @@
 #   leaf: so_ismcts with the random and with a fitted playout (leaf=policy), side by side
 #   kernel_refactor: the compiled kernels before and after their rewrite, alternately
 #   openspiel: matches against OpenSpiel's C++ ISMCTS bot
+#   buffer: a checkpoint's replay-buffer write at the oh_hell preset's size, whole and as
+#     a segment (writes about 6 GB, each file removed after it)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 source research/reproduce/sections.sh
@@ -139,5 +141,9 @@ leaf() {  # the random playout against a fitted one (leaf=policy), one run
     > docs/results/speed/bench_leaf.jsonl
 }
 
+buffer() {  # the whole 2 GB ring against one iteration's segment, side by side
+  $PY scripts/bench.py --only buffer > docs/results/speed/bench_buffer_save.jsonl
+}
+
 run_sections "search planner lanes expand_after child_index beliefs planner_modes leaf \
-kernel_refactor openspiel" "$@"
+kernel_refactor openspiel buffer" "$@"
