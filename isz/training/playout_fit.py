@@ -105,7 +105,10 @@ def record_chunks(agent: Agent, game: Game, games: int, seed: np.random.SeedSequ
     ``agent`` (1: this one): the same rows, in chunk order, for any count. The agent
     starts each chunk as it is now (a worker's copy is forked anew for each call)."""
     sizes = chunk_sizes(games, CHUNK_GAMES)
-    tasks = list(enumerate(zip(sizes, seed.spawn(len(sizes)), strict=True)))
+    # spawned from a copy: ``seed`` itself is left as it was (spawn counts its children)
+    fresh = np.random.SeedSequence(seed.entropy, spawn_key=seed.spawn_key,
+                                   pool_size=seed.pool_size)
+    tasks = list(enumerate(zip(sizes, fresh.spawn(len(sizes)), strict=True)))
     work = _ChunkRecorder(agent, game)
     parts: list = [None] * len(tasks)
     if workers == 1 or len(tasks) == 1:

@@ -399,3 +399,6 @@ def test_the_fit_records_the_same_moves_on_any_number_of_processes(tmp_path):
     np.testing.assert_array_equal(tail.target, one.target[-len(tail):])
     other = record_chunks(agent, game, games, np.random.SeedSequence(6), 1)
     assert not np.array_equal(other.target, one.target)
+    seed = np.random.SeedSequence(5)  # one seed object, twice: the same rows
+    np.testing.assert_array_equal(record_chunks(agent, game, 3, seed).target,
+                                  record_chunks(agent, game, 3, seed).target)
