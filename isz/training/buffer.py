@@ -75,7 +75,6 @@ class ReplayBuffer:
             arrays = {f: self._rows(a, first, self.total_added) for f, a in self.arrays.items()}
             write_atomic(Path(folder) / name,
                          lambda fh: np.savez(fh, segment=meta, **arrays), binary=True)
-            self.segments = [s for s in self.segments if s[0] != name]
             self.segments.append((name, first, self.total_added))
         self.saved = self.total_added
         oldest = self.total_added - self.capacity

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Iterator
+from contextlib import nullcontext
 from dataclasses import dataclass
 
 import numpy as np
@@ -49,17 +50,6 @@ class MoveRows:
     def __len__(self) -> int:
         return len(self.target)
 
-    @staticmethod
-    def concat(parts: list[MoveRows]) -> MoveRows:
-        """The rows of ``parts`` in order, padded to the widest decision."""
-        h = max(p.mask.shape[1] for p in parts)
-        f = parts[0].feats.shape[2]
-        feats = np.concatenate([np.pad(p.feats, ((0, 0), (0, h - p.feats.shape[1]), (0, 0)))
-                                for p in parts]).reshape(-1, h, f)
-        mask = np.concatenate([np.pad(p.mask, ((0, 0), (0, h - p.mask.shape[1])))
-                               for p in parts]).reshape(-1, h)
-        return MoveRows(feats, mask, np.concatenate([p.target for p in parts]))
-
 
 def decisions(agent: Agent, game: Game, games: int, rng: np.random.Generator,
               progress: Callable[[int], None] | None = None) -> Iterator[tuple]:
@@ -85,6 +75,12 @@ def decisions(agent: Agent, game: Game, games: int, rng: np.random.Generator,
 def record_moves(agent: Agent, game: Game, games: int, rng: np.random.Generator,
                  progress: Callable[[int], None] | None = None) -> MoveRows:
     """Every decision's move features and the move made, over `decisions`."""
+    return _pad(*_move_rows(agent, game, games, rng, progress), num_playout_weights(game))
+
+
+def _move_rows(agent: Agent, game: Game, games: int, rng: np.random.Generator,
+               progress: Callable[[int], None] | None = None) -> tuple[list, list]:
+    """Each decision's features, float64[n legal, F], and the index of the move made."""
     features = make_move_features(game.kernel)
     f, la = num_playout_weights(game), np.empty(game.num_actions, dtype=np.int64)
     rows, targets = [], []
@@ -94,7 +90,7 @@ def record_moves(agent: Agent, game: Game, games: int, rng: np.random.Generator,
         features(st.data, game.kparams, p, la, n, out)
         rows.append(out)
         targets.append(int(np.flatnonzero(la[:n] == a)[0]))
-    return _pad(rows, targets, f)
+    return rows, targets
 
 
 def record_chunks(agent: Agent, game: Game, games: int, seed: np.random.SeedSequence,
@@ -111,34 +107,31 @@ def record_chunks(agent: Agent, game: Game, games: int, seed: np.random.SeedSequ
     tasks = list(enumerate(zip(sizes, fresh.spawn(len(sizes)), strict=True)))
     work = _ChunkRecorder(agent, game)
     parts: list = [None] * len(tasks)
-    if workers == 1 or len(tasks) == 1:
-        for i, (n, s) in tasks:
-            parts[i] = work((i, (n, s)))
+    n = min(workers, len(tasks))
+    with forked_crew(n, work, "playout-fit chunk") if n > 1 else nullcontext() as crew:
+        done = crew.run(tasks) if crew else ((t, work(t)) for t in tasks)
+        for (i, (games_i, _)), part in done:
+            parts[i] = part
             if progress:
-                progress(n)
-    else:
-        with forked_crew(min(workers, len(tasks)), work, "playout-fit chunk") as crew:
-            for (i, (n, _)), part in crew.run(tasks):
-                parts[i] = part
-                if progress:
-                    progress(n)
-    return MoveRows.concat(parts)
+                progress(games_i)
+    return _pad([r for rows, _ in parts for r in rows], [t for _, ts in parts for t in ts],
+                num_playout_weights(game))
 
 
 class _ChunkRecorder:
-    """A chunk's moves: ``(i, (games, seed))`` -> `MoveRows`, the agent's caches cleared
+    """A chunk's moves: ``(i, (games, seed))`` -> `_move_rows`, the agent's caches cleared
     first (an evaluator's rows computed in another batch could differ in their last
     bits, and a chunk must not depend on the chunks its process played before)."""
 
     def __init__(self, agent: Agent, game: Game):
         self.agent, self.game = agent, game
 
-    def __call__(self, task) -> MoveRows:
+    def __call__(self, task) -> tuple[list, list]:
         _, (games, seed) = task
         clear = getattr(getattr(self.agent, "evaluator", None), "clear_cache", None)
         if clear:
             clear()
-        return record_moves(self.agent, self.game, games, np.random.default_rng(seed))
+        return _move_rows(self.agent, self.game, games, np.random.default_rng(seed))
 
 
 def _pad(rows: list[np.ndarray], targets: list[int], f: int) -> MoveRows:
