@@ -150,7 +150,9 @@ TRAINER = Group("trainer", "Learning, evaluation, checkpoints, actors", [
     Setting("batch_size", int, 256, "positions per gradient step", lo=1),
     Setting("lr", float, 2e-3, "AdamW learning rate (peak)", lo=0, above=True),
     Setting("weight_decay", float, 1e-4, "AdamW decoupled weight decay", lo=0),
-    Setting("lr_schedule", str, "cosine", "cosine (to 10%) or constant",
+    Setting("lr_schedule", str, "cosine", "cosine (to 10%) over iterations × steps, or "
+            "constant; a finished run resumed with more iterations goes on along the longer "
+            "cosine, so it ends unlike a run that had that count from its start",
             choices=("cosine", "constant")),
     Setting("value_weight", float, 1.0, "weight of the value MSE against the policy "
             "cross-entropy", lo=0),
