@@ -243,11 +243,13 @@ def earns_place(held_out: dict) -> bool:
 
 
 def fit_checkpoint(path: str, games: int = 600, test_games: int = 100, seed: int = 0,
-                   progress: Callable[[int], None] | None = None, workers: int = 1) -> dict:
+                   progress: Callable[[int], None] | None = None, workers: int = 1,
+                   iterations: int | None = None) -> dict:
     """Fit the playout of checkpoint ``path``'s planner to that planner's own moves (its
-    recorded settings, on CPU, on ``workers`` processes) and record it: the planner
-    record gains ``leaf: policy`` and ``playout_weights``, ``extra["playout_fit"]`` the
-    fit's figures (`fit_planner`).
+    recorded settings, on CPU, on ``workers`` processes; ``iterations`` a move instead of
+    its record's, for the fit's games only) and record it: the planner record gains
+    ``leaf: policy`` and ``playout_weights``, ``extra["playout_fit"]`` the fit's figures
+    (`fit_planner`, and ``iterations``: the games' search a move).
     A planner that plays with a fitted playout already fits the next one with it
     (each fit is a generation of the apprentice). A fit that does not `earns_place`
     leaves the planner record as it was (``result["used"]`` False). Returns the fit's
@@ -264,9 +266,11 @@ def fit_checkpoint(path: str, games: int = 600, test_games: int = 100, seed: int
                        f"fitted playout serves the rollout planner {GUIDED_SO_ISMCTS.name!r} "
                        "(a run with selfplay.teacher=planner)")
     game = checkpoint_game(ckpt)
-    agent = load_planner(path, game, device="cpu")
+    deeper = {} if iterations is None else {"iterations": iterations}
+    agent = load_planner(path, game, device="cpu", **deeper)
     result = fit_planner(agent, game, games, test_games, seed, progress, workers)
     result["fitted_with"] = record.get("leaf", "playout")
+    result["iterations"] = agent.iterations
     result["used"] = earns_place(result["held_out"])
     update_extra(path, planner=with_playout(record, result["weights"] if result["used"]
                                             else None),
@@ -275,7 +279,8 @@ def fit_checkpoint(path: str, games: int = 600, test_games: int = 100, seed: int
 
 
 def main(argv: list[str] | None = None) -> int:
-    """``isz-fit-playout CHECKPOINT [--games N] [--test-games M] [--seed S] [--workers W]``."""
+    """``isz-fit-playout CHECKPOINT [--games N] [--test-games M] [--seed S] [--workers W]
+    [--iterations I]``."""
     import argparse
     import json
 
@@ -292,14 +297,19 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--workers", type=int, default=2, help="processes playing the games "
                     "(the same fit for any count)")
+    ap.add_argument("--iterations", type=int, help="the planner's search a move in the "
+                    "fit's games (default: its record's; the checkpoint keeps its record's "
+                    "for play)")
     a = ap.parse_args(argv)
     with one_line_errors():
         check_int("--games", a.games, lo=1)
+        if a.iterations is not None:
+            check_int("--iterations", a.iterations, lo=1)
         check_int("--test-games", a.test_games, lo=1)
         check_int("--workers", a.workers, lo=1)
         bar = Progress("playout fit self-play", a.games + a.test_games, "games")
         result = fit_checkpoint(a.checkpoint, a.games, a.test_games, a.seed, bar.update,
-                                a.workers)
+                                a.workers, a.iterations)
         bar.close()
     print(json.dumps({k: v for k, v in result.items() if k != "weights"}, indent=1))
     if result["used"]:

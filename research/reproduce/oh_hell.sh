@@ -48,6 +48,9 @@
 #     short_values first): with it and without it at one table with so_ismcts + voids
 #   c_puct0: the same checkpoint (part short_values first) as recorded and without the
 #     root's priors (c_puct=0), at one table with so_ismcts + voids, at 0.02, 0.01 and 0.05 s
+#   apprentice: what holds the refit to one step, on the preset's seed-2 checkpoint (part
+#     preset_f48 first): richer scorers over the same move features, offline; the playout
+#     refitted to its planner at 2,000, 8,000 and 16,000 iterations a move, at one table
 # The speed rows of the same planners: research/reproduce/speed.sh.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -566,4 +569,26 @@ opponent_model() {
     --output docs/results/oh_hell/opponent_model_vs_plain_t0.02_s99.json
 }
 
-run_sections "plain q_targets expand_after teacher variants beliefs puct_rollouts recipe recipe_seed1 recipe_seed2 plays location bids playouts fitted preset hand_block preset_f48 doubling short_values opponent_model c_puct0" "$@"
+apprentice() {  # the apprentice's form and the depth of the search it imitates (run alone)
+  d=docs/results/oh_hell
+  $PY -m research.playouts.capacity runs/oh_hell_f48_s2/checkpoints/last.pt --games 2000 \
+    --test-games 400 --hidden 16,64,256 --seed 0 --workers 2 > $d/apprentice_capacity_s2.jsonl
+  mkdir -p runs/apprentice
+  $PY -m research.head_to_head --game oh_hell --time 0.02 --deals 600 --seed 115 --workers 2 \
+    --planner fit8k="$(fit_at 8000)" --planner base=runs/oh_hell_f48_s2/checkpoints/last.pt \
+    --baseline so_ismcts,belief=voids --output $d/apprentice_fit8k_vs_last_t0.02_s115.json
+  $PY -m research.head_to_head --game oh_hell --time 0.02 --deals 1000 --seed 117 --workers 2 \
+    --planner fit16k="$(fit_at 16000)" --planner fit8k=runs/apprentice/fit8000.pt \
+    --planner fit2k="$(fit_at 2000)" --output $d/apprentice_fit_depths_t0.02_s117.json
+}
+
+# fit_at N: a copy of the seed-2 preset's last.pt whose playout is refitted to its planner
+# at N iterations a move (200 games, 40 held out, seed 5); prints the copy's path
+fit_at() {
+  cp runs/oh_hell_f48_s2/checkpoints/last.pt runs/apprentice/fit$1.pt
+  $PY scripts/fit_playout.py runs/apprentice/fit$1.pt --games 200 --test-games 40 --seed 5 \
+    --workers 2 --iterations $1 > runs/apprentice/fit$1.json
+  echo runs/apprentice/fit$1.pt
+}
+
+run_sections "plain q_targets expand_after teacher variants beliefs puct_rollouts recipe recipe_seed1 recipe_seed2 plays location bids playouts fitted preset hand_block preset_f48 doubling short_values opponent_model c_puct0 apprentice" "$@"

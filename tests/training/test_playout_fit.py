@@ -236,8 +236,13 @@ def test_a_checkpoint_records_its_fitted_playout_and_plays_with_it(tmp_path, mon
         result["rows"]
     agent = isz.load_planner(path, device="cpu")
     np.testing.assert_array_equal(agent.playout_w, result["weights"])
-    again = fit_checkpoint(path, games=4, test_games=2, seed=1)  # the next generation
-    assert again["fitted_with"] == "policy"
+    assert result["iterations"] == 40  # the record's search
+    # the next generation, fitted to a deeper search than the record's: the record keeps
+    # its own iterations for play
+    again = fit_checkpoint(path, games=4, test_games=2, seed=1, iterations=80)
+    assert again["fitted_with"] == "policy" and again["iterations"] == 80
+    assert load_checkpoint(path)["extra"]["playout_fit"]["iterations"] == 80
+    assert planner_record(load_checkpoint(path))["iterations"] == 40
 
 
 def test_a_fit_no_better_than_uniform_play_is_not_used(tmp_path, monkeypatch):
@@ -402,3 +407,21 @@ def test_the_fit_records_the_same_moves_on_any_number_of_processes(tmp_path):
     seed = np.random.SeedSequence(5)  # one seed object, twice: the same rows
     np.testing.assert_array_equal(record_chunks(agent, game, 3, seed).target,
                                   record_chunks(agent, game, 3, seed).target)
+
+
+def test_the_command_fits_at_another_search_and_names_a_bad_one(tmp_path, capsys):
+    """``isz-fit-playout --iterations I`` plays the fit's games at I a move and leaves the
+    record's search for play; a bad count is one line that names it."""
+    from isz.training.playout_fit import main
+
+    game = isz.make_game("tricks", **SMALL)
+    path = _checkpoint(tmp_path, {"agent": "guided_so_ismcts", "iterations": 40,
+                                  "belief": "voids"}, game)
+    with pytest.raises(SystemExit) as e:
+        main([path, "--iterations", "0"])
+    err = capsys.readouterr().err
+    assert e.value.code == 2 and "--iterations" in err and len(err.strip().splitlines()) == 1
+    assert main([path, "--games", "4", "--test-games", "2", "--iterations", "16",
+                 "--workers", "1"]) == 0
+    assert '"iterations": 16' in capsys.readouterr().out
+    assert planner_record(load_checkpoint(path))["iterations"] == 40
