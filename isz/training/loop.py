@@ -332,7 +332,8 @@ def root_line(scalars: dict) -> str:
     return (f"root check: so_ismcts's UCB at the root {scalars['root_check/diff']:+.3f} ± "
             f"{scalars['root_check/se']:.3f} in returns over the priors' PUCT, each against "
             f"so_ismcts; the planner records c_puct={c:g}"
-            + (" (UCB: more than 2 SE)" if c == 0 else " (not more than 2 SE)"))
+            + (" (the priors: not ahead by more than 2 SE)" if c == 0
+               else " (the priors: ahead by more than 2 SE)"))
 
 
 def ladder_line(ladder: dict, seconds: float) -> str:

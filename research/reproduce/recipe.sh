@@ -24,6 +24,10 @@
 #     trained before the root check, then seed 0 of recon_hard, tricks, Liar's Dice with two
 #     dice, Goofspiel and phantom tic-tac-toe retrained with it, against so_ismcts (deal
 #     seed 107)
+#   priors_lead: the rule reversed (the priors stay only on a lead of more than 2 SE):
+#     seed 0 of phantom tic-tac-toe, Leduc, Liar's Dice and Kuhn retrained, what each check
+#     records, and phantom's and Liar's Dice's checkpoints as recorded and with c_puct=1.5
+#     against so_ismcts (deal seed 107)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 source research/reproduce/sections.sh
@@ -232,4 +236,28 @@ root() {
   done
 }
 
-run_sections "leduc leduc_values liars_dice liars_dice2 values kuhn phantom_ttt ladders root" "$@"
+priors_lead() {  # the root check's rule since: the priors must lead (run alone)
+  local R=$OUT/root name gm t k
+  for gm in "phantom_ttt ${PT[*]}" "leduc game=leduc_poker" "liars_dice ${LD[*]}" \
+      "kuhn game=kuhn_poker"; do
+    set -- $gm
+    name=$1
+    shift
+    $PY scripts/train.py "$@" trainer.seed=0 experiment.run_dir=runs/lead_${name}_s0 \
+      logger.progress=false
+    cp runs/lead_${name}_s0/results.json $R/priors_lead_${name}_s0_run.json
+  done
+  for name in phantom_ttt liars_dice; do
+    for t in 0.01 0.05; do
+      for k in rec 1.5; do
+        kn=()
+        [ $k = rec ] || kn=(knobs.planner.c_puct=$k)
+        $PY scripts/evaluate.py checkpoint=runs/lead_${name}_s0/checkpoints/last.pt \
+          "agents=[planner,so_ismcts]" "${kn[@]}" time_per_move=$t deals=1000 seed=107 \
+          workers=2 progress=false output=$R/priors_lead_${name}_s0_cp${k}_vs_so_ismcts_t$t.json
+      done
+    done
+  done
+}
+
+run_sections "leduc leduc_values liars_dice liars_dice2 values kuhn phantom_ttt ladders root priors_lead" "$@"

@@ -1,6 +1,6 @@
 """The run's final root check: the priors' PUCT and so_ismcts's UCB at the planner's
-root, each against so_ismcts on the same deals; UCB is recorded only on a paired lead
-of more than 2 SE."""
+root, each against so_ismcts on the same deals; the priors are kept only on a paired
+lead of more than 2 SE, else UCB is recorded."""
 
 from __future__ import annotations
 
@@ -62,13 +62,24 @@ def test_ucb_is_recorded_on_a_paired_lead_over_2_se(monkeypatch):
     assert a.seats[1].knobs["time_budget"] == a.seats[0].knobs["time_budget"]
 
 
-def test_the_priors_stay_without_a_lead_over_2_se(monkeypatch):
+def test_the_priors_stay_only_on_a_lead_over_2_se(monkeypatch):
     luck = np.array([1.0, -1.0, 2.0, -2.0, 1.0, -1.0, 2.0, -2.0])
+    out, _ = _check(monkeypatch, luck, luck - 0.5)  # UCB behind on every deal
+    assert out["root_check/diff"] == pytest.approx(-0.5)
+    assert out["root_check/c_puct"] == 1.5
+    # level within 2 SE, either way: the priors have not earned their place
     out, _ = _check(monkeypatch, luck, luck + np.array([0.3, -0.2] * 4))
     assert out["root_check/diff"] == pytest.approx(0.05)
-    assert out["root_check/c_puct"] == 1.5
-    out, _ = _check(monkeypatch, luck, luck - 0.5)  # UCB behind
-    assert out["root_check/c_puct"] == 1.5
+    assert out["root_check/c_puct"] == 0.0
+    out, _ = _check(monkeypatch, luck, luck - np.array([0.3, -0.2] * 4))
+    assert out["root_check/diff"] == pytest.approx(-0.05)
+    assert out["root_check/c_puct"] == 0.0
+    # the priors ahead by a little under 2 SE, then by a little over
+    se = 0.25 / np.sqrt(7)
+    for lead, kept in ((1.9 * se, 0.0), (2.1 * se, 1.5)):
+        out, _ = _check(monkeypatch, luck, luck - lead + np.array([0.25, -0.25] * 4))
+        assert out["root_check/se"] == pytest.approx(se)
+        assert out["root_check/c_puct"] == kept
 
 
 def test_no_check_for_a_ucb_root_or_another_planner(monkeypatch):
@@ -76,3 +87,14 @@ def test_no_check_for_a_ucb_root_or_another_planner(monkeypatch):
     assert _check(monkeypatch, [0.0], [0.0], record=ucb) == ({}, [])
     puct = {"agent": "puct_ismcts", "iterations": 64, "c_puct": 1.5}
     assert _check(monkeypatch, [0.0], [0.0], record=puct) == ({}, [])
+
+
+def test_the_log_line_says_why_the_root_was_recorded():
+    from isz.training.loop import root_line
+
+    kept = root_line({"root_check/diff": -0.08, "root_check/se": 0.015,
+                      "root_check/c_puct": 1.5})
+    assert "-0.080 ± 0.015" in kept and "c_puct=1.5 (the priors: ahead by more" in kept
+    level = root_line({"root_check/diff": 0.028, "root_check/se": 0.018,
+                       "root_check/c_puct": 0.0})
+    assert "+0.028 ± 0.018" in level and "c_puct=0 (the priors: not ahead by more" in level

@@ -53,9 +53,10 @@ def test_the_default_recipe_records_its_teacher_and_ladders_its_generations(tmp_
     mix = check["value_check/value_mix"]
     # the check's rule: the values are recorded only when they lead by more than 2 SE
     assert mix == (0.25 if check["value_check/diff"] > 2 * check["value_check/se"] else 0.0)
-    # then the root's rule: so_ismcts's UCB (c_puct 0) only when it leads by more than 2 SE
+    # then the root's rule: the priors' PUCT only when it leads by more than 2 SE, else
+    # so_ismcts's UCB (c_puct 0)
     c_puct = check["root_check/c_puct"]
-    assert c_puct == (0.0 if check["root_check/diff"] > 2 * check["root_check/se"] else 1.5)
+    assert c_puct == (1.5 if -check["root_check/diff"] > 2 * check["root_check/se"] else 0.0)
     assert record == {"agent": "guided_so_ismcts", "iterations": 64, "c_puct": c_puct,
                       "belief": "auto", "belief_policy": "network", "final": "most_visits",
                       "value_mix": mix}
