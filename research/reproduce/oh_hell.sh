@@ -48,6 +48,8 @@
 #     short_values first): with it and without it at one table with so_ismcts + voids
 #   c_puct0: the same checkpoint (part short_values first) as recorded and without the
 #     root's priors (c_puct=0), at one table with so_ismcts + voids, at 0.02, 0.01 and 0.05 s
+#   root_check: the preset as it is (its final root check recording the root's rule),
+#     training seed 2, timed, and its checkpoint with no knobs against two so_ismcts
 #   apprentice: what holds the refit to one step, on the preset's seed-2 checkpoint (part
 #     preset_f48 first): richer scorers over the same move features, offline; the playout
 #     refitted to its planner at 2,000, 8,000 and 16,000 iterations a move, at one table
@@ -569,6 +571,16 @@ opponent_model() {
     --output docs/results/oh_hell/opponent_model_vs_plain_t0.02_s99.json
 }
 
+root_check() {  # the preset with its root check, seed 2 (run alone, kernels cached)
+  time $PY scripts/train.py experiment=oh_hell trainer.seed=2 \
+    experiment.run_dir=runs/oh_hell_root_s2 logger.progress=false
+  cp runs/oh_hell_root_s2/results.json docs/results/oh_hell/root_check_s2_run.json
+  $PY scripts/evaluate.py checkpoint=runs/oh_hell_root_s2/checkpoints/last.pt \
+    "agents=[planner,so_ismcts,so_ismcts]" knobs.so_ismcts.belief=voids time_per_move=0.02 \
+    deals=1000 seed=119 workers=2 progress=false \
+    output=docs/results/oh_hell/root_check_s2_vs_two_so_t0.02_s119.json
+}
+
 apprentice() {  # the apprentice's form and the depth of the search it imitates (run alone)
   d=docs/results/oh_hell
   $PY -m research.playouts.capacity runs/oh_hell_f48_s2/checkpoints/last.pt --games 2000 \
@@ -591,4 +603,4 @@ fit_at() {
   echo runs/apprentice/fit$1.pt
 }
 
-run_sections "plain q_targets expand_after teacher variants beliefs puct_rollouts recipe recipe_seed1 recipe_seed2 plays location bids playouts fitted preset hand_block preset_f48 doubling short_values opponent_model c_puct0 apprentice" "$@"
+run_sections "plain q_targets expand_after teacher variants beliefs puct_rollouts recipe recipe_seed1 recipe_seed2 plays location bids playouts fitted preset hand_block preset_f48 doubling short_values opponent_model c_puct0 root_check apprentice" "$@"
