@@ -25,9 +25,9 @@
 #     dice, Goofspiel and phantom tic-tac-toe retrained with it, against so_ismcts (deal
 #     seed 107)
 #   priors_lead: the rule reversed (the priors stay only on a lead of more than 2 SE):
-#     seed 0 of phantom tic-tac-toe, Leduc, Liar's Dice and Kuhn retrained, what each check
-#     records, and phantom's and Liar's Dice's checkpoints as recorded and with c_puct=1.5
-#     against so_ismcts (deal seed 107)
+#     seed 0 of phantom tic-tac-toe, Leduc, Liar's Dice and Kuhn retrained, what each
+#     check records, phantom's seed 1 as recorded, and the seed-0 checkpoints of phantom
+#     and Liar's Dice as recorded and with c_puct=1.5, against so_ismcts (deal seed 107)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 source research/reproduce/sections.sh
@@ -246,6 +246,14 @@ priors_lead() {  # the root check's rule since: the priors must lead (run alone)
     $PY scripts/train.py "$@" trainer.seed=0 experiment.run_dir=runs/lead_${name}_s0 \
       logger.progress=false
     cp runs/lead_${name}_s0/results.json $R/priors_lead_${name}_s0_run.json
+  done
+  $PY scripts/train.py "${PT[@]}" trainer.seed=1 experiment.run_dir=runs/lead_phantom_ttt_s1 \
+    logger.progress=false
+  cp runs/lead_phantom_ttt_s1/results.json $R/priors_lead_phantom_ttt_s1_run.json
+  for t in 0.01 0.05; do
+    $PY scripts/evaluate.py checkpoint=runs/lead_phantom_ttt_s1/checkpoints/last.pt \
+      "agents=[planner,so_ismcts]" time_per_move=$t deals=1000 seed=107 workers=2 \
+      progress=false output=$R/priors_lead_phantom_ttt_s1_cprec_vs_so_ismcts_t$t.json
   done
   for name in phantom_ttt liars_dice; do
     for t in 0.01 0.05; do
