@@ -66,8 +66,13 @@ class _Scorer(torch.nn.Module):
         return (self.skip(x) + self.body(x)).squeeze(-1)
 
 
-def _nll(model, x, m, t) -> torch.Tensor:
-    z = model(x).masked_fill(~m, float("-inf"))
+def _scores(model, x, m) -> torch.Tensor:
+    """[N, H]: each legal move's score, -inf past the legal ones."""
+    return model(x).masked_fill(~m, float("-inf"))
+
+
+def _nll(z, t) -> torch.Tensor:
+    """Mean negative log-likelihood of the moves made ``t`` under scores ``z``."""
     return -torch.log_softmax(z, 1).gather(1, t[:, None]).mean()
 
 
@@ -83,10 +88,10 @@ def _fit_mlp(rows: MoveRows, hidden: int, seed: int, epochs: int = 40) -> _Score
     for _ in range(epochs):
         for idx in torch.randperm(len(t) - n_val, generator=gen).add(n_val).split(512):
             opt.zero_grad()
-            _nll(model, x[idx], m[idx], t[idx]).backward()
+            _nll(_scores(model, x[idx], m[idx]), t[idx]).backward()
             opt.step()
         with torch.no_grad():
-            val = float(_nll(model, x[:n_val], m[:n_val], t[:n_val]))
+            val = float(_nll(_scores(model, x[:n_val], m[:n_val]), t[:n_val]))
         if val < best:
             best, best_state = val, {k: v.clone() for k, v in model.state_dict().items()}
     model.load_state_dict(best_state)
@@ -97,8 +102,8 @@ def _judge_mlp(model: _Scorer, rows: MoveRows) -> dict[str, float]:
     x = torch.from_numpy(rows.feats).float()
     m, t = torch.from_numpy(rows.mask), torch.from_numpy(rows.target)
     with torch.no_grad():
-        z = model(x).masked_fill(~m, float("-inf"))
-        nll = float(-torch.log_softmax(z, 1).gather(1, t[:, None]).mean())
+        z = _scores(model, x, m)
+        nll = float(_nll(z, t))
         top1 = float((z.argmax(1) == t).float().mean())
     return {"rows": len(rows), "nll": nll, "top1": top1}
 
