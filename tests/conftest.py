@@ -74,3 +74,9 @@ def liars_dice():
 def phantom_ttt():
     """The third outside game (examples/phantom_ttt.py)."""
     yield from _for_one_test("examples.phantom_ttt", "PhantomTTT")
+
+
+@pytest.fixture
+def crazy_eights():
+    """The fourth outside game (examples/crazy_eights.py)."""
+    yield from _for_one_test("examples.crazy_eights", "CrazyEights")
