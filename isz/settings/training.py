@@ -207,13 +207,16 @@ TRAINER = Group("trainer", "Learning, evaluation, checkpoints, actors", [
             "at ladder_time a move; the run records value_mix 0.25 only if it wins by more "
             "than 2 SE in the game's returns (chips on poker) (0: no check, value_mix 0)",
             check=_check_deals, shape="0 or an int >= 2"),
-    Setting("root_check_deals", int, 300, "deals of the final root check, after the value "
-            "check: the planner with its root's PUCT on the network's priors and with "
-            "so_ismcts's UCB there (c_puct 0, the value mix kept), each against so_ismcts "
-            "on the same deals at ladder_time a move; the run keeps c_puct as trained only if "
-            "the priors lead by more than 2 SE in the game's returns, paired over deals, "
-            "and records c_puct 0 otherwise (0: no check, c_puct as trained)",
-            check=_check_deals, shape="0 or an int >= 2"),
+    Setting("root_check_deals", int, 300, "deals a round of the final root check, after "
+            "the value check: the planner with its root's PUCT on the network's priors and "
+            "with so_ismcts's UCB there (c_puct 0, the value mix kept), each against "
+            "so_ismcts on the same deals at ladder_time a move; the run records the rule "
+            "with the higher mean return (c_puct as trained or 0; UCB on a tie) (0: no "
+            "check, c_puct as trained)", check=_check_deals, shape="0 or an int >= 2"),
+    Setting("root_check_rounds", int, 2, "rounds of root_check_deals fresh deals the root "
+            "check plays at most: it stops once either rule leads by more than 2 SE in the "
+            "game's returns, paired over all the deals played, and otherwise picks by the "
+            "mean after its last round", lo=1),
     Setting("actors", int, 0, "self-play actors on Ray (0: self-play in this process, "
             "reproducible)", lo=0),
     Setting("max_staleness", int, 4, "actors: positions of weights older than this many "

@@ -8,16 +8,18 @@ than 2 SE in the game's returns (chips on poker):
 1. `value_check` (``trainer.value_check_deals``): the network's values at the root
    (``value_mix`` = `VALUE_CHECK_MIX`) against none, head to head: one match, the values
    its only difference.
-2. `root_check` (``trainer.root_check_deals``): the root's rule, PUCT on the network's
-   priors (``c_puct`` as trained) or so_ismcts's UCB (``c_puct=0``; the values, where the
-   first check kept them, mixed into its mean), each against so_ismcts on the same
-   deals, paired over deals; the priors are kept only where they lead. Where the two
-   are within 2 SE the UCB root is taken: on phantom tic-tac-toe a check at 0.01 s
-   found the priors 1.7 SE ahead, where at 0.05 s they cost 0.05. Two matches against a
-   third agent are noisier than one head to head: on Liar's Dice with two dice, where
-   UCB leads by +0.13 in returns, 200 deals found +0.065 ± 0.040 (1.6 SE: under the
-   rule before, priors kept unless UCB led by 2 SE, the priors stayed), hence more
-   deals by default.
+2. `root_check` (``trainer.root_check_deals``, ``trainer.root_check_rounds``): the
+   root's rule, PUCT on the network's priors (``c_puct`` as trained) or so_ismcts's UCB
+   (``c_puct=0``; the values, where the first check kept them, mixed into its mean),
+   each against so_ismcts on the same deals, paired over deals. Neither rule is the
+   safe one: on Liar's Dice with two dice UCB leads by +0.13 in returns, on the recon
+   adversary and on Crazy Eights the priors lead. So the check picks the rule ahead:
+   as soon as one leads by more than 2 SE, else after its last round of fresh deals
+   by the higher mean (UCB on a tie). A single 300-deal round is too noisy for a fixed
+   default either way: on Crazy Eights (examples/crazy_eights.py) it found the priors
+   1.8 SE ahead and, under the rule before (the priors only on a 2-SE lead), recorded
+   UCB, which led so_ismcts by +0.011 ± 0.018 at 0.01 s where the priors led by
+   +0.061 ± 0.017; on Liar's Dice with two dice 200 deals found UCB 1.6 SE ahead.
 
 The root rule is judged against so_ismcts, not head to head, because there the two
 disagree: on Goofspiel the UCB root with values beats the PUCT root head to head by
@@ -31,6 +33,8 @@ from __future__ import annotations
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
+
+import numpy as np
 
 from isz.evaluation import SeatSpec, play_match
 from isz.evaluation.scoring import mean_and_se
@@ -94,14 +98,16 @@ def root_check(game: Game, model: PolicyValueNet, cfg, device, seed: int,
     """Does the network's root rule pay against rollout search? The run's planner as
     ``record`` says (PUCT on the priors at its root) and the same with ``c_puct=0``
     (so_ismcts's UCB at its root, ``record``'s value mix in its mean), each in seat 0
-    against so_ismcts (``trainer.eval_knobs``) in the others, on the same
-    ``trainer.root_check_deals`` deals at ``trainer.ladder_time`` a move.
+    against so_ismcts (``trainer.eval_knobs``) in the others, on the same deals at
+    ``trainer.ladder_time`` a move: rounds of ``trainer.root_check_deals`` fresh deals
+    (round r at match seed ``seed + r``), at most ``trainer.root_check_rounds``, until
+    one rule leads by more than 2 SE over all the deals played.
 
     Returns ``root_check/diff`` (the UCB root's mean deal return in seat 0 minus the
-    PUCT root's: > 0 when the priors cost), ``root_check/se`` (paired over deals) and
-    ``root_check/c_puct``: ``record``'s when the PUCT root leads by more than 2 SE, else
-    0 — what the run records. Empty when the check is off, the planner is
-    not ``guided_so_ismcts`` or its ``c_puct`` is already 0."""
+    PUCT root's: > 0 when the priors cost), ``root_check/se`` (paired over deals),
+    ``root_check/deals`` (how many) and ``root_check/c_puct``: ``record``'s when the
+    PUCT root is ahead (``diff < 0``), else 0 — what the run records. Empty when the
+    check is off, the planner is not ``guided_so_ismcts`` or its ``c_puct`` is already 0."""
     t = cfg.trainer
     record = record or planner_knobs(cfg)
     if not (t.root_check_deals and _checked(record)) or not record["c_puct"]:
@@ -110,21 +116,31 @@ def root_check(game: Game, model: PolicyValueNet, cfg, device, seed: int,
     backend, where = eval_backend(cfg, device)
     budget = {"time_budget": t.ladder_time, "iterations": None}
     so = SeatSpec("so_ismcts", {**budget, **t.eval_knobs.get("so_ismcts", {})})
-    returns = {}
+    gaps: list[np.ndarray] = []  # per deal, the UCB root's return minus the PUCT root's
     with tempfile.TemporaryDirectory(prefix="isz-root-check-") as tmp, backend:
         ckpt = planner_file(Path(tmp), game, model, record)
-        for rule, knobs in (("puct", {}), ("ucb", {"c_puct": 0.0})):
-            me = SeatSpec(PLANNER, {**budget, **knobs, "device": where}, ckpt, label=rule)
-            spec = seat0_spec(cfg, game.num_players, me, so, t.root_check_deals, seed)
-            with step(f"root check ({rule})", t.root_check_deals, "deals") as bar:
-                res = play_match(spec, backend, progress=bar.update)
-            returns[rule] = res.deal_utilities[:, 0]
-    m, se = mean_and_se((returns["ucb"] - returns["puct"])[:, None])
-    diff, se = float(m[0]), float(se[0])
-    # the priors earn their place as the values do: by a lead, not by a tie
-    priors_lead = -diff > 2 * se
+        for r in range(t.root_check_rounds):
+            returns = {}
+            for rule, knobs in (("puct", {}), ("ucb", {"c_puct": 0.0})):
+                me = SeatSpec(PLANNER, {**budget, **knobs, "device": where}, ckpt, label=rule)
+                spec = seat0_spec(cfg, game.num_players, me, so, t.root_check_deals, seed + r)
+                with step(f"root check ({rule}, round {r + 1})", t.root_check_deals,
+                          "deals") as bar:
+                    res = play_match(spec, backend, progress=bar.update)
+                returns[rule] = res.deal_utilities[:, 0]
+            gaps.append(returns["ucb"] - returns["puct"])
+            diff, se = _mean_se(np.concatenate(gaps))
+            if abs(diff) > 2 * se:  # decided: more deals would not change the pick
+                break
     return {"root_check/diff": diff, "root_check/se": se,
-            "root_check/c_puct": float(record["c_puct"]) if priors_lead else 0.0}
+            "root_check/deals": float(sum(g.size for g in gaps)),
+            "root_check/c_puct": float(record["c_puct"]) if diff < 0 else 0.0}
+
+
+def _mean_se(x: np.ndarray) -> tuple[float, float]:
+    """Mean of ``x`` (n,) and its SE."""
+    m, se = mean_and_se(x[:, None])
+    return float(m[0]), float(se[0])
 
 
 def _checked(record: dict) -> bool:

@@ -327,13 +327,14 @@ def value_line(scalars: dict) -> str:
 
 def root_line(scalars: dict) -> str:
     """One line for the log: the root check's UCB lead over PUCT (in the game's returns,
-    each against so_ismcts) and the c_puct the run records."""
-    c = scalars["root_check/c_puct"]
-    return (f"root check: so_ismcts's UCB at the root {scalars['root_check/diff']:+.3f} ± "
-            f"{scalars['root_check/se']:.3f} in returns over the priors' PUCT, each against "
-            f"so_ismcts; the planner records c_puct={c:g}"
-            + (" (the priors: not ahead by more than 2 SE)" if c == 0
-               else " (the priors: ahead by more than 2 SE)"))
+    each against so_ismcts, over the deals it played) and the c_puct the run records."""
+    c, diff, se = (scalars[f"root_check/{k}"] for k in ("c_puct", "diff", "se"))
+    who = "the priors" if c else "UCB"
+    why = (f"{who} ahead by more than 2 SE" if abs(diff) > 2 * se
+           else f"{who} ahead by the mean, within 2 SE" if diff else "level: UCB on a tie")
+    return (f"root check: so_ismcts's UCB at the root {diff:+.3f} ± {se:.3f} in returns "
+            f"over the priors' PUCT, each against so_ismcts, {scalars['root_check/deals']:.0f}"
+            f" deals; the planner records c_puct={c:g} ({why})")
 
 
 def ladder_line(ladder: dict, seconds: float) -> str:
