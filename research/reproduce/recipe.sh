@@ -24,6 +24,9 @@
 #     trained before the root check, then seed 0 of recon_hard, tricks, Liar's Dice with two
 #     dice, Goofspiel and phantom tic-tac-toe retrained with it, against so_ismcts (deal
 #     seed 107)
+#   crazy_eights: examples/crazy_eights.py (held out), training seeds 0-2 against so_ismcts
+#     at 0.01 s; seed 0's checkpoint with c_puct 0 and 1.5 at 0.01 and 0.05 s (500 deals at
+#     0.05 s); then phantom tic-tac-toe seed 0 retrained under the rule by the mean
 #   priors_lead: the rule reversed (the priors stay only on a lead of more than 2 SE):
 #     seed 0 of phantom tic-tac-toe, Leduc, Liar's Dice and Kuhn retrained, what each
 #     check records, phantom's seed 1 as recorded, and the seed-0 checkpoints of phantom
@@ -268,4 +271,29 @@ priors_lead() {  # the root check's rule since: the priors must lead (run alone)
   done
 }
 
-run_sections "leduc leduc_values liars_dice liars_dice2 values kuhn phantom_ttt ladders root priors_lead" "$@"
+C8=(game.name=crazy_eights game.module=examples.crazy_eights experiment.name=crazy_eights)
+
+crazy_eights() {
+  for s in 0 1 2; do
+    $PY scripts/train.py "${C8[@]}" trainer.seed=$s experiment.run_dir=runs/recipe_crazy_eights_s$s \
+      logger.progress=false
+    cp runs/recipe_crazy_eights_s$s/results.json $OUT/crazy_eights_s${s}_run.json
+    # seed 0 as recorded is one of its two rows below
+    [ $s = 0 ] || vs_so runs/recipe_crazy_eights_s$s/checkpoints/last.pt 0.01 crazy_eights_s$s
+  done
+  local t deals
+  for t in 0.01 0.05; do
+    deals=1000
+    [ $t = 0.05 ] && deals=500
+    for k in 0 1.5; do
+      $PY scripts/evaluate.py checkpoint=runs/recipe_crazy_eights_s0/checkpoints/last.pt \
+        "agents=[planner,so_ismcts]" knobs.planner.c_puct=$k time_per_move=$t deals=$deals \
+        seed=97 workers=2 progress=false output=$OUT/crazy_eights_s0_cp${k}_vs_so_ismcts_t$t.json
+    done
+  done
+  $PY scripts/train.py "${PT[@]}" trainer.seed=0 experiment.run_dir=runs/mean_phantom_ttt_s0 \
+    logger.progress=false
+  cp runs/mean_phantom_ttt_s0/results.json $OUT/root/by_mean_phantom_ttt_s0_run.json
+}
+
+run_sections "leduc leduc_values liars_dice liars_dice2 values kuhn phantom_ttt ladders root priors_lead crazy_eights" "$@"
