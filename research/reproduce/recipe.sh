@@ -26,7 +26,8 @@
 #     seed 107)
 #   crazy_eights: examples/crazy_eights.py (held out), training seeds 0-2 against so_ismcts
 #     at 0.01 s; seed 0's checkpoint with c_puct 0 and 1.5 at 0.01 and 0.05 s (500 deals at
-#     0.05 s); then phantom tic-tac-toe seed 0 retrained under the rule by the mean
+#     0.05 s) and on deal seed 121, seeds 1-2 with c_puct 0; then phantom tic-tac-toe seed 0
+#     retrained under the rule by the mean (runs here: runs/rr_*)
 #   priors_lead: the rule reversed (the priors stay only on a lead of more than 2 SE):
 #     seed 0 of phantom tic-tac-toe, Leduc, Liar's Dice and Kuhn retrained, what each
 #     check records, phantom's seed 1 as recorded, and the seed-0 checkpoints of phantom
@@ -290,6 +291,16 @@ crazy_eights() {
         "agents=[planner,so_ismcts]" knobs.planner.c_puct=$k time_per_move=$t deals=$deals \
         seed=97 workers=2 progress=false output=$OUT/crazy_eights_s0_cp${k}_vs_so_ismcts_t$t.json
     done
+  done
+  for k in 0 1.5; do  # seed 0's two roots on other deals
+    $PY scripts/evaluate.py checkpoint=runs/recipe_crazy_eights_s0/checkpoints/last.pt \
+      "agents=[planner,so_ismcts]" knobs.planner.c_puct=$k time_per_move=0.01 deals=1000 \
+      seed=121 workers=2 progress=false output=$OUT/crazy_eights_s0_cp${k}_vs_so_ismcts_t0.01_s121.json
+  done
+  for s in 1 2; do  # seeds 1 and 2 with so_ismcts's UCB root
+    $PY scripts/evaluate.py checkpoint=runs/recipe_crazy_eights_s$s/checkpoints/last.pt \
+      "agents=[planner,so_ismcts]" knobs.planner.c_puct=0 time_per_move=0.01 deals=1000 \
+      seed=97 workers=2 progress=false output=$OUT/crazy_eights_s${s}_cp0_vs_so_ismcts_t0.01.json
   done
   $PY scripts/train.py "${PT[@]}" trainer.seed=0 experiment.run_dir=runs/mean_phantom_ttt_s0 \
     logger.progress=false
