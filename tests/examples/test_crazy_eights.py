@@ -11,6 +11,7 @@ import pytest
 
 import isz
 from isz.belief import PosteriorBelief, UniformBelief
+from tests.conftest import random_history
 from tests.examples.twins import assert_same_action_on_twins, tiny_checkpoint
 
 
@@ -26,18 +27,6 @@ def _deal(game, hands, starter, ranks=6):
         for hand in hands:
             state.apply_action(_card(hand[j], ranks))
     state.apply_action(_card(starter, ranks))
-    return state
-
-
-def _random_state(game, rng, steps):
-    state = game.new_initial_state()
-    for _ in range(steps):
-        if state.is_terminal():
-            break
-        if state.is_chance_node():
-            state.apply_action(state.sample_chance(rng))
-        else:
-            state.apply_action(int(rng.choice(state.legal_actions())))
     return state
 
 
@@ -187,7 +176,7 @@ def test_worlds_keep_the_view(crazy_eights, params):
     game = isz.make_game("crazy_eights", **params)
     rng = np.random.default_rng(0)
     for _ in range(12):
-        state = _random_state(game, rng, int(rng.integers(5, 60)))
+        state = random_history(game, rng, int(rng.integers(5, 60)))
         p = int(rng.integers(game.num_players))
         view = state.view(p)
         worlds = UniformBelief(game).sample_many(view, 16, rng)
@@ -222,7 +211,7 @@ def test_the_resampler_is_the_uniform_posterior(crazy_eights):
     post = PosteriorBelief(game, policy=lambda view: np.ones(game.num_actions))
     rng, checked = np.random.default_rng(0), 0
     for seed in range(12):
-        state = _random_state(game, rng, int(rng.integers(6, 14)))
+        state = random_history(game, rng, int(rng.integers(6, 14)))
         view = state.view(int(rng.integers(3)))
         hidden = [i for i, x in enumerate(view.data) if x < 0]
         exact: dict[tuple, float] = {}
@@ -259,7 +248,7 @@ def test_bad_parameters(crazy_eights, params, words):
 
 def _decisions(game, rng, count=40):
     for _ in range(count):
-        yield _random_state(game, rng, int(rng.integers(12, 40)))
+        yield random_history(game, rng, int(rng.integers(12, 40)))
 
 
 @pytest.mark.parametrize("agent", ["so_ismcts", "mo_ismcts"])
