@@ -1,9 +1,9 @@
 """The run's final checks: which of the network's parts its recorded planner plays with.
 
 At the end of a run whose planner is ``guided_so_ismcts`` (the default recipe's), two
-checks at ``trainer.ladder_time`` a move decide two of the settings it records: a part
-of the network plays in the search only where it leads the search without it by more
-than 2 SE in the game's returns (chips on poker):
+checks at ``trainer.ladder_time`` a move decide two of the settings it records, each
+judged in the game's returns (chips on poker): the values play only where they lead the
+search without them by more than 2 SE; the root takes whichever rule is ahead:
 
 1. `value_check` (``trainer.value_check_deals``): the network's values at the root
    (``value_mix`` = `VALUE_CHECK_MIX`) against none, head to head: one match, the values
