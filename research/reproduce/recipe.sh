@@ -27,7 +27,8 @@
 #   crazy_eights: examples/crazy_eights.py (held out), training seeds 0-2 against so_ismcts
 #     at 0.01 s; seed 0's checkpoint with c_puct 0 and 1.5 at 0.01 and 0.05 s (500 deals at
 #     0.05 s) and on deal seed 121, seeds 1-2 with c_puct 0; then phantom tic-tac-toe seed 0
-#     retrained under the rule by the mean (runs here: runs/rr_*)
+#     retrained under the rule by the mean; recon_hard with the root check, with and without
+#     the value check (runs here: runs/rr_*)
 #   priors_lead: the rule reversed (the priors stay only on a lead of more than 2 SE):
 #     seed 0 of phantom tic-tac-toe, Leduc, Liar's Dice and Kuhn retrained, what each
 #     check records, phantom's seed 1 as recorded, and the seed-0 checkpoints of phantom
@@ -305,6 +306,21 @@ crazy_eights() {
   $PY scripts/train.py "${PT[@]}" trainer.seed=0 experiment.run_dir=runs/mean_phantom_ttt_s0 \
     logger.progress=false
   cp runs/mean_phantom_ttt_s0/results.json $OUT/root/by_mean_phantom_ttt_s0_run.json
+  # recon_hard with the root check and, as before, the value check; its checkpoint as
+  # recorded and without values against so_ismcts (one process a core); then the preset
+  $PY scripts/train.py experiment=recon_hard trainer.value_check_deals=200 trainer.seed=0 \
+    experiment.run_dir=runs/mean_recon_vc_s0 logger.progress=false
+  cp runs/mean_recon_vc_s0/results.json $OUT/root/by_mean_recon_s0_value_check_run.json
+  local vm
+  for vm in 0.25 0; do
+    $PY -m research.recon_eval runs/mean_recon_vc_s0/checkpoints/last.pt --opponent so_ismcts \
+      --deals 500 --seed 2 --seconds 0.02 --planner-knob value_mix=$vm \
+      --output $OUT/root/by_mean_recon_s0_vm${vm}_vs_so_ismcts_t0.02_s2.json &
+  done
+  wait
+  $PY scripts/train.py experiment=recon_hard trainer.seed=0 experiment.run_dir=runs/mean_recon_s0 \
+    logger.progress=false
+  cp runs/mean_recon_s0/results.json $OUT/root/by_mean_recon_s0_run.json
 }
 
 run_sections "leduc leduc_values liars_dice liars_dice2 values kuhn phantom_ttt ladders root priors_lead crazy_eights" "$@"
