@@ -37,7 +37,7 @@ from isz.settings.planner_record import belief_spec
 from isz.settings.search import PUCT_KERNEL
 from isz.training import run_state
 from isz.training.average_policy import AveragePolicy
-from isz.training.checks import root_check, value_check
+from isz.training.checks import final_checks
 from isz.training.config import (
     TrainConfig,
     belief_policy,
@@ -267,13 +267,11 @@ def _iterate(cfg: TrainConfig, game, st, device, log: RunLogger, source) -> dict
         # results and the metrics line before the checkpoint: a kill in between re-runs
         # this iteration (and a resume drops the metrics lines past the checkpoint)
         if final:
-            scalars.update(value_check(game, st.model, cfg, device, t.seed + it, log.step,
-                                       record))
+            scalars.update(final_checks(game, st.model, cfg, device, t.seed + it, log.step,
+                                        record))
             if "value_check/value_mix" in scalars:  # the values earn their place, or not
                 record["value_mix"] = scalars["value_check/value_mix"]
                 log.say(value_line(scalars))
-            scalars.update(root_check(game, st.model, cfg, device, t.seed + it, log.step,
-                                      record))
             if "root_check/c_puct" in scalars:  # the priors lead the root, or UCB does
                 record["c_puct"] = scalars["root_check/c_puct"]
                 log.say(root_line(scalars))
@@ -321,8 +319,8 @@ def value_line(scalars: dict) -> str:
     the run records."""
     mix = scalars["value_check/value_mix"]
     return (f"value check: values at the root {scalars['value_check/diff']:+.3f} ± "
-            f"{scalars['value_check/se']:.3f} in returns against none; the planner records "
-            f"value_mix={mix:g}" + ("" if mix else " (not more than 2 SE)"))
+            f"{scalars['value_check/se']:.3f} in returns over none, each against so_ismcts; "
+            f"the planner records value_mix={mix:g}" + ("" if mix else " (not more than 2 SE)"))
 
 
 def root_line(scalars: dict) -> str:

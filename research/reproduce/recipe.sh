@@ -29,6 +29,8 @@
 #     0.05 s) and on deal seed 121, seeds 1-2 with c_puct 0; then phantom tic-tac-toe seed 0
 #     retrained under the rule by the mean; recon_hard with the root check, with and without
 #     the value check (runs here: runs/rr_*)
+#   value_check: the value check against so_ismcts: seed 0 of recon_hard, Liar's Dice with
+#     two dice, Goofspiel and Leduc retrained, what each run's checks record
 #   priors_lead: the rule reversed (the priors stay only on a lead of more than 2 SE):
 #     seed 0 of phantom tic-tac-toe, Leduc, Liar's Dice and Kuhn retrained, what each
 #     check records, phantom's seed 1 as recorded, and the seed-0 checkpoints of phantom
@@ -306,8 +308,10 @@ crazy_eights() {
   $PY scripts/train.py "${PT[@]}" trainer.seed=0 experiment.run_dir=runs/mean_phantom_ttt_s0 \
     logger.progress=false
   cp runs/mean_phantom_ttt_s0/results.json $OUT/root/by_mean_phantom_ttt_s0_run.json
-  # recon_hard with the root check and, as before, the value check; its checkpoint as
-  # recorded and without values against so_ismcts (one process a core); then the preset
+  # recon_hard with the root check and, as before, the value check (then played head to
+  # head: it recorded the values; since the value_check part it plays each against
+  # so_ismcts); its checkpoint as recorded and without values against so_ismcts (one
+  # process a core); then the preset
   $PY scripts/train.py experiment=recon_hard trainer.value_check_deals=200 trainer.seed=0 \
     experiment.run_dir=runs/mean_recon_vc_s0 logger.progress=false
   cp runs/mean_recon_vc_s0/results.json $OUT/root/by_mean_recon_s0_value_check_run.json
@@ -323,4 +327,20 @@ crazy_eights() {
   cp runs/mean_recon_s0/results.json $OUT/root/by_mean_recon_s0_run.json
 }
 
-run_sections "leduc leduc_values liars_dice liars_dice2 values kuhn phantom_ttt ladders root priors_lead crazy_eights" "$@"
+value_check() {  # the value check against so_ismcts: seed 0 retrained, what each records
+  local V=$OUT/value_check
+  mkdir -p $V
+  train_one() {
+    local name=$1
+    shift
+    $PY scripts/train.py "$@" trainer.seed=0 experiment.run_dir=runs/vc_${name}_s0 \
+      logger.progress=false
+    cp runs/vc_${name}_s0/results.json $V/${name}_s0_run.json
+  }
+  train_one recon_hard experiment=recon_hard
+  train_one liars_dice2 "${LD[@]}" game.params.dice=2
+  train_one goofspiel game.name=goofspiel game.module=examples.goofspiel experiment.name=goofspiel
+  train_one leduc game=leduc_poker
+}
+
+run_sections "leduc leduc_values liars_dice liars_dice2 values kuhn phantom_ttt ladders root priors_lead crazy_eights value_check" "$@"

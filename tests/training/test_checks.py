@@ -1,6 +1,7 @@
-"""The run's final root check: the priors' PUCT and so_ismcts's UCB at the planner's
-root, each against so_ismcts on the same deals, in rounds of fresh deals until one leads
-by more than 2 SE (paired over deals), else the one ahead on the mean after the last."""
+"""The run's final checks, each judged against so_ismcts on the same deals, paired over
+deals: the values (with and without) kept on a lead of more than 2 SE; the root's rule
+(the priors' PUCT or so_ismcts's UCB) in rounds of fresh deals until one leads by more than
+2 SE, else the one ahead on the mean after the last; each variant played once."""
 
 from __future__ import annotations
 
@@ -12,40 +13,42 @@ from isz.nn.model import ModelConfig, build_model
 from isz.training import checks
 from isz.training.config import TrainConfig
 
+RECORD = {"agent": "guided_so_ismcts", "iterations": 64, "c_puct": 1.5, "belief": "auto",
+          "belief_policy": "network", "final": "most_visits", "value_mix": 0.0}
+
 
 class _Played:
-    """What `play_match` returns, as far as the check reads it."""
+    """What `play_match` returns, as far as the checks read it."""
 
     def __init__(self, seat0):
         self.deal_utilities = np.stack([seat0, -seat0], axis=1)
 
 
-def _cfg():
-    cfg = TrainConfig()
-    cfg.game.name = "kuhn_poker"
-    cfg.trainer.root_check_deals = 8
-    cfg.trainer.eval_workers = 1
-    return cfg
-
-
-def _check(monkeypatch, *rounds, record=None):
-    """The check with each round's two matches' seat-0 returns a deal given (``rounds``:
-    (puct, ucb) pairs); returns its scalars and the specs it played."""
+def _checks(monkeypatch, *matches, record=None, value_deals=0, root_deals=8):
+    """`final_checks` with each match's seat-0 returns a deal given (``matches``, in the
+    order played); returns its scalars and the specs it played."""
     played = []
-    returns = iter([np.asarray(x, float) for pair in rounds for x in pair])
+    returns = iter([np.asarray(x, float) for x in matches])
 
     def fake(spec, backend, progress=None):
         played.append(spec)
         return _Played(next(returns))
 
     monkeypatch.setattr(checks, "play_match", fake)
-    cfg = _cfg()
+    cfg = TrainConfig()
+    cfg.game.name = "kuhn_poker"
+    cfg.trainer.value_check_deals = value_deals
+    cfg.trainer.root_check_deals = root_deals
+    cfg.trainer.eval_workers = 1
     game = isz.make_game("kuhn_poker")
     model = build_model(game, ModelConfig(width=8, depth=1))
-    record = record or {"agent": "guided_so_ismcts", "iterations": 64, "c_puct": 1.5,
-                        "belief": "auto", "belief_policy": "network", "final": "most_visits",
-                        "value_mix": 0.25}
-    return checks.root_check(game, model, cfg, "cpu", 3, record=record), played
+    out = checks.final_checks(game, model, cfg, "cpu", 3, record=record or dict(RECORD))
+    return out, played
+
+
+def _check(monkeypatch, *rounds, record=None):
+    """The root check alone, each round's two matches (puct, ucb) given."""
+    return _checks(monkeypatch, *[x for pair in rounds for x in pair], record=record)
 
 
 # the deals' luck is shared: per-deal differences are small though each side varies
@@ -61,7 +64,7 @@ def test_a_lead_over_2_se_decides_in_the_first_round(monkeypatch):
     (a, b) = played
     assert (a.deals, a.seed) == (b.deals, b.seed) == (8, 3)
     assert [s.agent for s in a.seats] == [s.agent for s in b.seats] == ["planner", "so_ismcts"]
-    assert "c_puct" not in a.seats[0].knobs and b.seats[0].knobs["c_puct"] == 0.0
+    assert a.seats[0].knobs["c_puct"] == 1.5 and b.seats[0].knobs["c_puct"] == 0.0
     assert a.seats[1].knobs["time_budget"] == a.seats[0].knobs["time_budget"]
     out, played = _check(monkeypatch, (LUCK, LUCK - 0.5))  # UCB behind on every deal
     assert out["root_check/diff"] == pytest.approx(-0.5)
@@ -91,15 +94,54 @@ def test_within_2_se_a_second_round_then_the_mean(monkeypatch):
     assert len(played) == 4
 
 
-def test_no_check_for_a_ucb_root_or_another_planner(monkeypatch):
-    ucb = {"agent": "guided_so_ismcts", "iterations": 64, "c_puct": 0.0}
+def test_no_root_check_for_a_ucb_root_nor_any_check_for_another_planner(monkeypatch):
+    ucb = {**RECORD, "c_puct": 0.0}
     assert _check(monkeypatch, [0.0], [0.0], record=ucb) == ({}, [])
-    puct = {"agent": "puct_ismcts", "iterations": 64, "c_puct": 1.5}
-    assert _check(monkeypatch, [0.0], [0.0], record=puct) == ({}, [])
+    puct = {**RECORD, "agent": "puct_ismcts"}
+    assert _checks(monkeypatch, [0.0], [0.0], record=puct, value_deals=8) == ({}, [])
 
 
-def test_the_log_line_says_why_the_root_was_recorded():
-    from isz.training.loop import root_line
+def test_the_values_are_kept_on_a_lead_over_2_se_against_so_ismcts(monkeypatch):
+    # values +0.15 on average over none, SE 0.05/sqrt(7): kept; then the root check's
+    # first round reuses the values' match as its PUCT arm and plays only UCB
+    values = LUCK + np.array([0.1, 0.2] * 4)
+    out, played = _checks(monkeypatch, values, LUCK, values - 0.5, value_deals=8)
+    assert out["value_check/diff"] == pytest.approx(0.15)
+    assert out["value_check/value_mix"] == checks.VALUE_CHECK_MIX
+    assert len(played) == 3 and {s.seed for s in played} == {3}
+    assert [s.seats[1].agent for s in played] == ["so_ismcts"] * 3  # not head to head
+    mixes = [(s.seats[0].knobs["value_mix"], s.seats[0].knobs["c_puct"]) for s in played]
+    assert mixes == [(0.25, 1.5), (0.0, 1.5), (0.25, 0.0)]  # UCB keeps the values
+    assert out["root_check/diff"] == pytest.approx(-0.5) and out["root_check/c_puct"] == 1.5
+    # ahead of none by 1.9 SE only: no values, and the root check's PUCT arm is "none"
+    se = 0.25 / np.sqrt(7)
+    close = LUCK + 1.9 * se + np.array([0.25, -0.25] * 4)
+    out, played = _checks(monkeypatch, close, LUCK, LUCK + 0.5, value_deals=8)
+    assert out["value_check/value_mix"] == 0.0 and len(played) == 3
+    assert played[2].seats[0].knobs["value_mix"] == 0.0
+    assert out["root_check/c_puct"] == 0.0  # UCB ahead of the kept "none" arm
+    # behind none: not kept; a value check of other deals than the root's shares nothing
+    out, played = _checks(monkeypatch, LUCK[:6] - 1, LUCK[:6], LUCK, LUCK + 1, value_deals=6,
+                          root_deals=8)
+    assert out["value_check/diff"] == -1 and out["value_check/value_mix"] == 0.0
+    assert [s.deals for s in played] == [6, 6, 8, 8]
+
+
+def test_the_value_check_alone(monkeypatch):
+    out, played = _checks(monkeypatch, LUCK + 0.2, LUCK, value_deals=8, root_deals=0)
+    assert out["value_check/value_mix"] == 0.25 and "root_check/c_puct" not in out
+    assert len(played) == 2
+
+
+def test_the_log_lines_say_what_was_recorded_and_why():
+    from isz.training.loop import root_line, value_line
+
+    kept = value_line({"value_check/diff": 0.08, "value_check/se": 0.02,
+                       "value_check/value_mix": 0.25})
+    assert "+0.080 ± 0.020 in returns over none, each against so_ismcts" in kept
+    assert kept.endswith("value_mix=0.25")
+    assert value_line({"value_check/diff": 0.03, "value_check/se": 0.02,
+                       "value_check/value_mix": 0.0}).endswith("(not more than 2 SE)")
 
     kept = root_line({"root_check/diff": -0.08, "root_check/se": 0.015,
                       "root_check/deals": 300, "root_check/c_puct": 1.5})
