@@ -91,9 +91,11 @@ class Arms:
 
 def final_checks(game: Game, model: PolicyValueNet, cfg, device, seed: int,
                  step: Callable[[str, int, str], Progress] | None = None,
-                 record: dict | None = None) -> dict[str, float]:
+                 record: dict | None = None,
+                 say: Callable[[str], None] | None = None) -> dict[str, float]:
     """The value check, then the root check on its verdict: their scalars (empty when
-    both are off or the planner is not ``guided_so_ismcts``). ``record`` (default
+    both are off or the planner is not ``guided_so_ismcts``), each check's verdict told
+    to ``say`` as it is reached (`value_line`, `root_line`). ``record`` (default
     `planner_knobs`) is not changed; the caller records ``value_check/value_mix`` and
     ``root_check/c_puct``."""
     t = cfg.trainer
@@ -104,11 +106,15 @@ def final_checks(game: Game, model: PolicyValueNet, cfg, device, seed: int,
     with tempfile.TemporaryDirectory(prefix="isz-checks-") as tmp, backend:
         ckpt = planner_file(Path(tmp), game, model, record)
         arms = Arms(cfg, game.num_players, ckpt, backend, where, seed, step or quiet_step)
+        say = say or (lambda line: None)
         out = value_check(arms, record, t.value_check_deals)
         if out:
             record["value_mix"] = out["value_check/value_mix"]
-        out.update(root_check(arms, record, t.root_check_deals, t.root_check_rounds))
-    return out
+            say(value_line(out))
+        root = root_check(arms, record, t.root_check_deals, t.root_check_rounds)
+        if root:
+            say(root_line(root))
+    return {**out, **root}
 
 
 def value_check(arms: Arms, record: dict, deals: int) -> dict[str, float]:
@@ -164,6 +170,27 @@ def root_check(arms: Arms, record: dict, deals: int, rounds: int) -> dict[str, f
     return {"root_check/diff": diff, "root_check/se": se,
             "root_check/deals": float(sum(g.size for g in gaps)),
             "root_check/c_puct": c_puct if diff < 0 else 0.0}
+
+
+def value_line(scalars: dict) -> str:
+    """One line for the log: the value check's lead (in the game's returns) and what
+    the run records."""
+    mix = scalars["value_check/value_mix"]
+    return (f"value check: values at the root {scalars['value_check/diff']:+.3f} ± "
+            f"{scalars['value_check/se']:.3f} in returns over none, each against so_ismcts; "
+            f"the planner records value_mix={mix:g}" + ("" if mix else " (not more than 2 SE)"))
+
+
+def root_line(scalars: dict) -> str:
+    """One line for the log: the root check's UCB lead over PUCT (in the game's returns,
+    each against so_ismcts, over the deals it played) and the c_puct the run records."""
+    c, diff, se = (scalars[f"root_check/{k}"] for k in ("c_puct", "diff", "se"))
+    who = "the priors" if c else "UCB"
+    why = (f"{who} ahead by more than 2 SE" if abs(diff) > 2 * se
+           else f"{who} ahead by the mean, within 2 SE" if diff else "level: UCB on a tie")
+    return (f"root check: so_ismcts's UCB at the root {diff:+.3f} ± {se:.3f} in returns "
+            f"over the priors' PUCT, each against so_ismcts, {scalars['root_check/deals']:.0f}"
+            f" deals; the planner records c_puct={c:g} ({why})")
 
 
 def _mean_se(x: np.ndarray) -> tuple[float, float]:

@@ -268,13 +268,11 @@ def _iterate(cfg: TrainConfig, game, st, device, log: RunLogger, source) -> dict
         # this iteration (and a resume drops the metrics lines past the checkpoint)
         if final:
             scalars.update(final_checks(game, st.model, cfg, device, t.seed + it, log.step,
-                                        record))
+                                        record, log.say))
             if "value_check/value_mix" in scalars:  # the values earn their place, or not
                 record["value_mix"] = scalars["value_check/value_mix"]
-                log.say(value_line(scalars))
             if "root_check/c_puct" in scalars:  # the priors lead the root, or UCB does
                 record["c_puct"] = scalars["root_check/c_puct"]
-                log.say(root_line(scalars))
             run_state.write_results(run_dir / RESULTS, st, scalars)
         log.iteration(it, scalars, {**st.counters, **{f"{k}_s": v
                                                        for k, v in st.seconds.items()}})
@@ -312,27 +310,6 @@ def belief_share_line(cfg: TrainConfig, game, share: float) -> str:
     return (f"note: drawing worlds took {share:.0%} of self-play's time (belief {name!r} on "
             f"{game.name!r}): the sampler sets this run's speed; for a game of your own, a "
             "faster redeterminize (docs/adding_a_game.md, step 5) speeds it most")
-
-
-def value_line(scalars: dict) -> str:
-    """One line for the log: the value check's lead (in the game's returns) and what
-    the run records."""
-    mix = scalars["value_check/value_mix"]
-    return (f"value check: values at the root {scalars['value_check/diff']:+.3f} ± "
-            f"{scalars['value_check/se']:.3f} in returns over none, each against so_ismcts; "
-            f"the planner records value_mix={mix:g}" + ("" if mix else " (not more than 2 SE)"))
-
-
-def root_line(scalars: dict) -> str:
-    """One line for the log: the root check's UCB lead over PUCT (in the game's returns,
-    each against so_ismcts, over the deals it played) and the c_puct the run records."""
-    c, diff, se = (scalars[f"root_check/{k}"] for k in ("c_puct", "diff", "se"))
-    who = "the priors" if c else "UCB"
-    why = (f"{who} ahead by more than 2 SE" if abs(diff) > 2 * se
-           else f"{who} ahead by the mean, within 2 SE" if diff else "level: UCB on a tie")
-    return (f"root check: so_ismcts's UCB at the root {diff:+.3f} ± {se:.3f} in returns "
-            f"over the priors' PUCT, each against so_ismcts, {scalars['root_check/deals']:.0f}"
-            f" deals; the planner records c_puct={c:g} ({why})")
 
 
 def ladder_line(ladder: dict, seconds: float) -> str:

@@ -24,10 +24,11 @@ class _Played:
         self.deal_utilities = np.stack([seat0, -seat0], axis=1)
 
 
-def _checks(monkeypatch, *matches, record=None, value_deals=0, root_deals=8):
+def _checks(monkeypatch, *matches, record=None, value_deals=0, root_deals=8, say=None,
+            played=None):
     """`final_checks` with each match's seat-0 returns a deal given (``matches``, in the
-    order played); returns its scalars and the specs it played."""
-    played = []
+    order played); returns its scalars and the specs it played (into ``played``)."""
+    played = [] if played is None else played
     returns = iter([np.asarray(x, float) for x in matches])
 
     def fake(spec, backend, progress=None):
@@ -42,7 +43,8 @@ def _checks(monkeypatch, *matches, record=None, value_deals=0, root_deals=8):
     cfg.trainer.eval_workers = 1
     game = isz.make_game("kuhn_poker")
     model = build_model(game, ModelConfig(width=8, depth=1))
-    out = checks.final_checks(game, model, cfg, "cpu", 3, record=record or dict(RECORD))
+    out = checks.final_checks(game, model, cfg, "cpu", 3, record=record or dict(RECORD),
+                              say=say)
     return out, played
 
 
@@ -127,6 +129,15 @@ def test_the_values_are_kept_on_a_lead_over_2_se_against_so_ismcts(monkeypatch):
     assert [s.deals for s in played] == [6, 6, 8, 8]
 
 
+def test_each_verdict_is_told_as_it_is_reached(monkeypatch):
+    said, played = [], []
+    values = LUCK + np.array([0.1, 0.2] * 4)
+    _checks(monkeypatch, values, LUCK, values - 0.5, value_deals=8, played=played,
+            say=lambda line: said.append((line.split(":")[0], len(played))))
+    # the value check's verdict after its two matches, before the root check's one
+    assert said == [("value check", 2), ("root check", 3)]
+
+
 def test_the_value_check_alone(monkeypatch):
     out, played = _checks(monkeypatch, LUCK + 0.2, LUCK, value_deals=8, root_deals=0)
     assert out["value_check/value_mix"] == 0.25 and "root_check/c_puct" not in out
@@ -134,7 +145,7 @@ def test_the_value_check_alone(monkeypatch):
 
 
 def test_the_log_lines_say_what_was_recorded_and_why():
-    from isz.training.loop import root_line, value_line
+    from isz.training.checks import root_line, value_line
 
     kept = value_line({"value_check/diff": 0.08, "value_check/se": 0.02,
                        "value_check/value_mix": 0.25})
