@@ -41,18 +41,25 @@ def seat(text: str, time: float, planner: bool) -> SeatSpec:
     return SeatSpec(head, knobs)
 
 
-def main(argv: list[str] | None = None) -> dict:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+def match_args(ap: argparse.ArgumentParser, time: float, deals: int) -> None:
+    """The options of a match: ``--game``, ``--time`` (seconds a decision, default
+    ``time``), ``--deals`` (default ``deals``), ``--seed``, ``--workers``,
+    ``--game-param``, ``--game-module`` and ``--output``."""
     ap.add_argument("--game", required=True)
-    ap.add_argument("--planner", action="append", default=[], metavar="LABEL=PATH[,k=v]")
-    ap.add_argument("--baseline", action="append", default=[], metavar="NAME[,k=v]")
-    ap.add_argument("--time", type=float, default=0.02)
-    ap.add_argument("--deals", type=int, default=300)
+    ap.add_argument("--time", type=float, default=time)
+    ap.add_argument("--deals", type=int, default=deals)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--game-param", action="append", default=[], metavar="KEY=VALUE")
     ap.add_argument("--game-module", default=None)
     ap.add_argument("--output", required=True)
+
+
+def main(argv: list[str] | None = None) -> dict:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--planner", action="append", default=[], metavar="LABEL=PATH[,k=v]")
+    ap.add_argument("--baseline", action="append", default=[], metavar="NAME[,k=v]")
+    match_args(ap, time=0.02, deals=300)
     a = ap.parse_args(argv)
     seats = tuple([seat(p, a.time, True) for p in a.planner]
                   + [seat(b, a.time, False) for b in a.baseline])

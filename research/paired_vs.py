@@ -21,22 +21,15 @@ from isz.evaluation.pool import LocalPool
 from isz.evaluation.scoring import mean_and_se
 from isz.evaluation.spec import MatchSpec, build_game
 from isz.fs import write_json_atomic
-from research.head_to_head import seat
+from research.head_to_head import match_args, seat
 
 
 def main(argv: list[str] | None = None) -> dict:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("checkpoint")
-    ap.add_argument("--game", required=True)
     ap.add_argument("--variant", action="append", required=True, metavar="LABEL=k=v[,k=v]")
     ap.add_argument("--baseline", default="so_ismcts", metavar="NAME[,k=v]")
-    ap.add_argument("--time", type=float, default=0.01)
-    ap.add_argument("--deals", type=int, default=1000)
-    ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--workers", type=int, default=2)
-    ap.add_argument("--game-param", action="append", default=[], metavar="KEY=VALUE")
-    ap.add_argument("--game-module", default=None)
-    ap.add_argument("--output", required=True)
+    match_args(ap, time=0.01, deals=1000)
     a = ap.parse_args(argv)
     if len(a.variant) != 2:
         ap.error(f"--variant must be given twice (the two sides of the difference), got "
