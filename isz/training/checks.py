@@ -7,8 +7,8 @@ seat 0 against so_ismcts (``trainer.eval_knobs``) on the same deals at
 (chips on poker):
 
 1. `value_check` (``trainer.value_check_deals``): the network's values at the root
-   (``value_mix`` = `VALUE_CHECK_MIX`) against none, the priors' PUCT root as trained;
-   the values play only where they lead by more than 2 SE.
+   (``value_mix`` = `VALUE_CHECK_MIX`) against none, the root as trained (PUCT on the
+   priors, by default); the values play only where they lead by more than 2 SE.
 2. `root_check` (``trainer.root_check_deals``, ``trainer.root_check_rounds``): the
    root's rule, PUCT on the network's priors (``c_puct`` as trained) or so_ismcts's UCB
    (``c_puct=0``), each with the values where the first check kept them. Neither rule is
