@@ -171,7 +171,7 @@ seeds() {
   done
   for s in 0 1 2; do  # two at a time on 2 cores: one process each, like workers=2
     $PY -m research.recon_eval runs/recon_s$s/checkpoints/last.pt --opponent so_ismcts \
-      --deals 1000 --seed 2 --seconds 0.02 --output $d/train_s${s}_vs_so_ismcts_t0.02_s2.json &
+      --deals 1000 --seed 2 --seconds 0.02 --output $d/preset_s${s}_vs_so_ismcts_t0.02_s2.json &
     [ "$s" = 1 ] && wait
   done
   wait
