@@ -30,7 +30,9 @@
 #     retrained under the rule by the mean; recon_hard with the root check, with and without
 #     the value check (runs here: runs/rr_*)
 #   value_check: the value check against so_ismcts: seed 0 of recon_hard, Liar's Dice with
-#     two dice, Goofspiel and Leduc retrained, what each run's checks record
+#     two dice and Goofspiel, seeds 0-2 of Leduc and Kuhn retrained, what each run's checks
+#     record; seed 0's values paired against so_ismcts on 1,000 deals; Kuhn's checkpoints
+#     against so_ismcts at 0.01 and 0.05 s
 #   priors_lead: the rule reversed (the priors stay only on a lead of more than 2 SE):
 #     seed 0 of phantom tic-tac-toe, Leduc, Liar's Dice and Kuhn retrained, what each
 #     check records, phantom's seed 1 as recorded, and the seed-0 checkpoints of phantom
@@ -327,20 +329,41 @@ crazy_eights() {
   cp runs/mean_recon_s0/results.json $OUT/root/by_mean_recon_s0_run.json
 }
 
-value_check() {  # the value check against so_ismcts: seed 0 retrained, what each records
+value_check() {  # the value check against so_ismcts: runs retrained, what each records
   local V=$OUT/value_check
   mkdir -p $V
-  train_one() {
+  train_one() {  # NAME SEED TRAIN_ARGS...
+    local name=$1 s=$2
+    shift 2
+    $PY scripts/train.py "$@" trainer.seed=$s experiment.run_dir=runs/vc_${name}_s$s \
+      logger.progress=false
+    cp runs/vc_${name}_s$s/results.json $V/${name}_s${s}_run.json
+  }
+  # paired NAME GAME_ARGS... -- VARIANT_A VARIANT_B: seed 0's checkpoint with and without
+  # values, each against so_ismcts on 1,000 fresh deals (deal seed 125, 0.01 s)
+  paired() {
     local name=$1
     shift
-    $PY scripts/train.py "$@" trainer.seed=0 experiment.run_dir=runs/vc_${name}_s0 \
-      logger.progress=false
-    cp runs/vc_${name}_s0/results.json $V/${name}_s0_run.json
+    $PY -m research.paired_vs runs/vc_${name}_s0/checkpoints/last.pt "$@" --time 0.01 \
+      --deals 1000 --seed 125 --output $V/${name}_s0_values_paired_vs_so_ismcts_t0.01_s125.json
   }
-  train_one recon_hard experiment=recon_hard
-  train_one liars_dice2 "${LD[@]}" game.params.dice=2
-  train_one goofspiel game.name=goofspiel game.module=examples.goofspiel experiment.name=goofspiel
-  train_one leduc game=leduc_poker
+  train_one recon_hard 0 experiment=recon_hard
+  train_one liars_dice2 0 "${LD[@]}" game.params.dice=2
+  train_one goofspiel 0 game.name=goofspiel game.module=examples.goofspiel experiment.name=goofspiel
+  for s in 0 1 2; do train_one leduc $s game=leduc_poker; done
+  paired leduc --game leduc_poker --variant values=value_mix=0.25 --variant none=value_mix=0
+  paired goofspiel --game goofspiel --game-module examples.goofspiel \
+    --variant values=value_mix=0.25 --variant none=value_mix=0
+  paired liars_dice2 --game liars_dice --game-module examples.liars_dice --game-param dice=2 \
+    --variant values=value_mix=0.25,c_puct=0 --variant none=value_mix=0,c_puct=0
+  for s in 0 1 2; do  # Kuhn: the checks, then each checkpoint against so_ismcts
+    train_one kuhn $s game=kuhn_poker
+    for t in 0.01 0.05; do
+      $PY scripts/evaluate.py checkpoint=runs/vc_kuhn_s$s/checkpoints/last.pt \
+        "agents=[planner,so_ismcts]" time_per_move=$t deals=1000 seed=97 workers=2 \
+        progress=false output=$V/kuhn_s${s}_vs_so_ismcts_t$t.json
+    done
+  done
 }
 
 run_sections "leduc leduc_values liars_dice liars_dice2 values kuhn phantom_ttt ladders root priors_lead crazy_eights value_check" "$@"
