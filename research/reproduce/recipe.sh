@@ -29,8 +29,8 @@
 #     0.05 s) and on deal seed 121, seeds 1-2 with c_puct 0; then phantom tic-tac-toe seed 0
 #     retrained under the rule by the mean; recon_hard with the root check, with and without
 #     the value check (runs here: runs/rr_*)
-#   value_check: the value check against so_ismcts: seed 0 of recon_hard, Liar's Dice with
-#     two dice and Goofspiel, seeds 0-2 of Leduc and Kuhn retrained, what each run's checks
+#   value_check: the value check against so_ismcts: seed 0 of recon_hard, Liar's Dice (one
+#     and two dice), phantom tic-tac-toe and Goofspiel, seeds 0-2 of Leduc and Kuhn retrained, what each run's checks
 #     record; seed 0's values paired against so_ismcts on 1,000 deals; Kuhn's checkpoints
 #     against so_ismcts at 0.01 and 0.05 s
 #   priors_lead: the rule reversed (the priors stay only on a lead of more than 2 SE):
@@ -350,6 +350,11 @@ value_check() {  # the value check against so_ismcts: runs retrained, what each 
   train_one recon_hard 0 experiment=recon_hard
   train_one liars_dice2 0 "${LD[@]}" game.params.dice=2
   train_one goofspiel 0 game.name=goofspiel game.module=examples.goofspiel experiment.name=goofspiel
+  train_one liars_dice 0 "${LD[@]}"
+  $PY scripts/evaluate.py checkpoint=runs/vc_liars_dice_s0/checkpoints/last.pt \
+    "agents=[planner,so_ismcts]" time_per_move=0.01 deals=1000 seed=97 workers=2 \
+    progress=false output=$V/liars_dice_s0_vs_so_ismcts_t0.01.json
+  train_one phantom_ttt 0 "${PT[@]}"
   for s in 0 1 2; do train_one leduc $s game=leduc_poker; done
   paired leduc --game leduc_poker --variant values=value_mix=0.25 --variant none=value_mix=0
   paired goofspiel --game goofspiel --game-module examples.goofspiel \
