@@ -38,13 +38,13 @@ def main(argv: list[str] | None = None) -> dict:
     base = seat(a.baseline, a.time, False)
     out: dict = {"checkpoint": a.checkpoint, "time": a.time, "seed": a.seed,
                  "deals": a.deals, "baseline": a.baseline, "game_params": params}
+    others = build_game(MatchSpec(a.game, (base,), 1, a.seed, params,
+                                  a.game_module)).num_players - 1
     returns = []
     for text in a.variant:
         label, _, knobs = text.partition("=")
         me = seat(f"{label}={a.checkpoint},{knobs}", a.time, True)
-        n = build_game(MatchSpec(a.game, (me, base), 1, a.seed, params,
-                                 a.game_module)).num_players
-        spec = MatchSpec(a.game, (me, *[base] * (n - 1)), a.deals, a.seed, params,
+        spec = MatchSpec(a.game, (me, *[base] * others), a.deals, a.seed, params,
                          a.game_module)
         res = play_match(spec, LocalPool(a.workers))
         print(f"{label}:\n{res.table()}")
