@@ -100,7 +100,9 @@ def final_checks(game: Game, model: PolicyValueNet, cfg, device, seed: int,
     ``root_check/c_puct``."""
     t = cfg.trainer
     record = dict(record or planner_knobs(cfg))
-    if not (_checked(record) and (t.value_check_deals or t.root_check_deals)):
+    # the root check plays only a PUCT root; with neither check to play, no backend opens
+    if not (_checked(record) and (t.value_check_deals
+                                  or (t.root_check_deals and float(record["c_puct"])))):
         return {}
     backend, where = eval_backend(cfg, device)
     with tempfile.TemporaryDirectory(prefix="isz-checks-") as tmp, backend:

@@ -97,6 +97,10 @@ def test_within_2_se_a_second_round_then_the_mean(monkeypatch):
 
 
 def test_no_root_check_for_a_ucb_root_nor_any_check_for_another_planner(monkeypatch):
+    def no_backend(cfg, device):
+        raise AssertionError("a backend opened with nothing to play")
+
+    monkeypatch.setattr(checks, "eval_backend", no_backend)  # nothing to play: none opens
     ucb = {**RECORD, "c_puct": 0.0}
     assert _check(monkeypatch, [0.0], [0.0], record=ucb) == ({}, [])
     puct = {**RECORD, "agent": "puct_ismcts"}
