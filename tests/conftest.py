@@ -80,3 +80,9 @@ def phantom_ttt():
 def crazy_eights():
     """The fourth outside game (examples/crazy_eights.py)."""
     yield from _for_one_test("examples.crazy_eights", "CrazyEights")
+
+
+@pytest.fixture
+def skull():
+    """The fifth outside game (examples/skull.py)."""
+    yield from _for_one_test("examples.skull", "Skull")

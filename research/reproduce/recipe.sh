@@ -29,6 +29,9 @@
 #     0.05 s) and on deal seed 121, seeds 1-2 with c_puct 0; then phantom tic-tac-toe seed 0
 #     retrained under the rule by the mean; recon_hard with the root check, with and without
 #     the value check (runs here: runs/rr_*)
+#   skull: examples/skull.py (held out), two and three players, training seeds 0-2 against
+#     so_ismcts at 0.01 s (and 0.05 s: two players every seed, three players seed 0 on 500
+#     deals); each seed-0 checkpoint with and without its values, paired (deal seed 127)
 #   value_check: the value check against so_ismcts: seed 0 of recon_hard, Liar's Dice (one
 #     and two dice), phantom tic-tac-toe and Goofspiel, seeds 0-2 of Leduc and Kuhn retrained, what each run's checks
 #     record; seed 0's values paired against so_ismcts on 1,000 deals; Kuhn's checkpoints
@@ -371,4 +374,32 @@ value_check() {  # the value check against so_ismcts: runs retrained, what each 
   done
 }
 
-run_sections "leduc leduc_values liars_dice liars_dice2 values kuhn phantom_ttt ladders root priors_lead crazy_eights value_check" "$@"
+SK=(game.name=skull game.module=examples.skull)
+
+skull() {
+  local s p name agents
+  for p in 2 3; do
+    name=skull
+    agents="[planner,so_ismcts]"
+    if [ $p = 3 ]; then name=skull3; agents="[planner,so_ismcts,so_ismcts]"; fi
+    for s in 0 1 2; do
+      $PY scripts/train.py "${SK[@]}" game.params.players=$p experiment.name=$name \
+        trainer.seed=$s experiment.run_dir=runs/recipe_${name}_s$s logger.progress=false
+      cp runs/recipe_${name}_s$s/results.json $OUT/${name}_s${s}_run.json
+      for t in 0.01 0.05; do
+        local deals=1000
+        if [ $t = 0.05 ] && [ $p = 3 ]; then [ $s = 0 ] || continue; deals=500; fi
+        $PY scripts/evaluate.py game_module=examples.skull \
+          checkpoint=runs/recipe_${name}_s$s/checkpoints/last.pt "agents=$agents" \
+          time_per_move=$t deals=$deals seed=97 workers=2 progress=false \
+          output=$OUT/${name}_s${s}_vs_so_ismcts_t$t.json
+      done
+    done
+    $PY -m research.paired_vs runs/recipe_${name}_s0/checkpoints/last.pt --game skull \
+      --game-module examples.skull --game-param players=$p --variant values=value_mix=0.25 \
+      --variant none=value_mix=0 --time 0.01 --deals 1000 --seed 127 \
+      --output $OUT/${name}_s0_values_paired_vs_so_ismcts_t0.01_s127.json
+  done
+}
+
+run_sections "leduc leduc_values liars_dice liars_dice2 values kuhn phantom_ttt ladders root priors_lead crazy_eights skull value_check" "$@"
