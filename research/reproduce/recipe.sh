@@ -31,7 +31,8 @@
 #     the value check (runs here: runs/rr_*)
 #   skull: examples/skull.py (held out), two and three players, training seeds 0-2 against
 #     so_ismcts at 0.01 s (and 0.05 s: two players every seed, three players seed 0 on 500
-#     deals); each seed-0 checkpoint with and without its values, paired (deal seed 127)
+#     deals); each seed-0 checkpoint with and without its values, paired (deal seed 127);
+#     the three-player seed-0 run's ladder and each generation with and without values
 #   value_check: the value check against so_ismcts: seed 0 of recon_hard, Liar's Dice (one
 #     and two dice), phantom tic-tac-toe and Goofspiel, seeds 0-2 of Leduc and Kuhn retrained, what each run's checks
 #     record; seed 0's values paired against so_ismcts on 1,000 deals; Kuhn's checkpoints
@@ -399,6 +400,17 @@ skull() {
       --game-module examples.skull --game-param players=$p --variant values=value_mix=0.25 \
       --variant none=value_mix=0 --time 0.01 --deals 1000 --seed 127 \
       --output $OUT/${name}_s0_values_paired_vs_so_ismcts_t0.01_s127.json
+  done
+  ladder_to_docs runs/recipe_skull3_s0 $OUT/skull3_s0 500 0.01
+  local g v
+  for g in 10 20 30 40; do  # three players: each generation with and without values
+    for v in 0 0.25; do
+      $PY scripts/evaluate.py game_module=examples.skull \
+        checkpoint=runs/recipe_skull3_s0/checkpoints/gen-0000$g.pt \
+        "agents=[planner,so_ismcts,so_ismcts]" knobs.planner.value_mix=$v time_per_move=0.01 \
+        deals=500 seed=1 workers=2 progress=false \
+        output=$OUT/skull3_s0_gen${g}_vm${v}_vs_so_ismcts_t0.01_s1.json
+    done
   done
 }
 
