@@ -33,6 +33,7 @@
 #     so_ismcts at 0.01 s (and 0.05 s: two players every seed, three players seed 0 on 500
 #     deals); each seed-0 checkpoint with and without its values, paired (deal seed 127);
 #     the three-player seed-0 run's ladder and each generation with and without values
+#     (seeds 1 and 2: gen10 and gen40)
 #   value_check: the value check against so_ismcts: seed 0 of recon_hard, Liar's Dice (one
 #     and two dice), phantom tic-tac-toe and Goofspiel, seeds 0-2 of Leduc and Kuhn retrained, what each run's checks
 #     record; seed 0's values paired against so_ismcts on 1,000 deals; Kuhn's checkpoints
@@ -410,6 +411,16 @@ skull() {
         "agents=[planner,so_ismcts,so_ismcts]" knobs.planner.value_mix=$v time_per_move=0.01 \
         deals=500 seed=1 workers=2 progress=false \
         output=$OUT/skull3_s0_gen${g}_vm${v}_vs_so_ismcts_t0.01_s1.json
+    done
+  done
+  for s in 1 2; do  # seeds 1 and 2: gen10 and gen40 without values, gen40 as recorded
+    for g in "10 0" "40 0" "40 0.25"; do
+      set -- $g
+      $PY scripts/evaluate.py game_module=examples.skull \
+        checkpoint=runs/recipe_skull3_s$s/checkpoints/gen-0000$1.pt \
+        "agents=[planner,so_ismcts,so_ismcts]" knobs.planner.value_mix=$2 time_per_move=0.01 \
+        deals=500 seed=1 workers=2 progress=false \
+        output=$OUT/skull3_s${s}_gen$1_vm$2_vs_so_ismcts_t0.01_s1.json
     done
   done
 }
