@@ -29,10 +29,11 @@
 #     0.05 s) and on deal seed 121, seeds 1-2 with c_puct 0; then phantom tic-tac-toe seed 0
 #     retrained under the rule by the mean; recon_hard with the root check, with and without
 #     the value check (runs here: runs/rr_*)
-#   skull: examples/skull.py (held out), two and three players, training seeds 0-2 against
+#   skull: examples/skull.py (held out), two and three players, training seeds 0-2, against
 #     so_ismcts at 0.01 s (and 0.05 s: two players every seed, three players seed 0 on 500
 #     deals); each seed-0 checkpoint with and without its values, paired (deal seed 127);
-#     the three-player seed-0 run's ladder and each generation with and without values
+#     four players at seed 0 (0.01 s); the three-player seed-0 run's ladder and each
+#     generation with and without values
 #     (seeds 1 and 2: gen10 and gen40)
 #   value_check: the value check against so_ismcts: seed 0 of recon_hard, Liar's Dice (one
 #     and two dice), phantom tic-tac-toe and Goofspiel, seeds 0-2 of Leduc and Kuhn retrained, what each run's checks
@@ -402,6 +403,12 @@ skull() {
       --variant none=value_mix=0 --time 0.01 --deals 1000 --seed 127 \
       --output $OUT/${name}_s0_values_paired_vs_so_ismcts_t0.01_s127.json
   done
+  $PY scripts/train.py "${SK[@]}" game.params.players=4 experiment.name=skull4 trainer.seed=0 \
+    experiment.run_dir=runs/recipe_skull4_s0 logger.progress=false
+  cp runs/recipe_skull4_s0/results.json $OUT/skull4_s0_run.json
+  $PY scripts/evaluate.py game_module=examples.skull checkpoint=runs/recipe_skull4_s0/checkpoints/last.pt \
+    "agents=[planner,so_ismcts,so_ismcts,so_ismcts]" time_per_move=0.01 deals=1000 seed=97 \
+    workers=2 progress=false output=$OUT/skull4_s0_vs_so_ismcts_t0.01.json
   ladder_to_docs runs/recipe_skull3_s0 $OUT/skull3_s0 500 0.01
   local g v
   for g in 10 20 30 40; do  # three players: each generation with and without values
