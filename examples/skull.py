@@ -175,10 +175,10 @@ def apply_action(s, params, a):
     elif ph == PLACE or (ph == BIDDING and a < 4 * P + 2):
         _bid(s, params, t, a - 1)
     elif ph == BIDDING:  # a pass
-        s[_at(params, PASSAT) + t] = s[L + BID]
-        active = 0
+        pa, active = _at(params, PASSAT), 0
+        s[pa + t] = s[L + BID]
         for q in range(P):
-            active += s[_at(params, PASSAT) + q] == 0
+            active += s[pa + q] == 0
         if active == 1:
             s[L + PHASE] = OWN
         else:
@@ -229,9 +229,9 @@ def observe(s, params, a, player):
 @nb.njit(cache=True)
 def info_tensor(s, params, player, out):
     P, L = params[0], params[1]
-    M = 4 * P
-    W = 19 + M
+    M, W = 4 * P, 19 + 4 * P
     hgt, rev, st = _at(params, HEIGHT), _at(params, REV), _at(params, STACK)
+    rat, pa, by = _at(params, REVAT), _at(params, PASSAT), _at(params, BIDBY)
     ph = s[L + PHASE]
     out[:] = 0.0
     for q in range(P):
@@ -240,10 +240,10 @@ def info_tensor(s, params, player, out):
             out[b + 3 * i] = 1.0
             if q == player or i >= h - s[rev + q]:
                 out[b + 3 * i + 1 + s[st + 4 * q + i]] = 1.0
-            out[b + 12 + i] = s[_at(params, REVAT) + 4 * q + i] / M
-        out[b + 16] = s[_at(params, PASSAT) + q] / M
+            out[b + 12 + i] = s[rat + 4 * q + i] / M
+        out[b + 16] = s[pa + q] / M
         for k in range(M):
-            out[b + 17 + k] = s[_at(params, BIDBY) + k] == q
+            out[b + 17 + k] = s[by + k] == q
         out[b + 17 + M] = q == s[L + TURN] and (ph == PLACE or ph == BIDDING or ph == PICK)
         out[b + 18 + M] = q == s[L + BIDDER] and ph >= OWN
     g = P * W
