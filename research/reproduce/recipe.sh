@@ -379,55 +379,51 @@ value_check() {  # the value check against so_ismcts: runs retrained, what each 
 
 SK=(game.name=skull game.module=examples.skull)
 
+# sk_vs_so CHECKPOINT PLAYERS TIME DEALS SEED OUT [OVERRIDES...]: the checkpoint's planner
+# against PLAYERS - 1 so_ismcts on Skull, every seat rotation, into $OUT/OUT.json
+sk_vs_so() {
+  local ck=$1 p=$2 t=$3 deals=$4 seed=$5 out=$6 agents=planner i
+  shift 6
+  for ((i = 1; i < p; i++)); do agents+=,so_ismcts; done
+  $PY scripts/evaluate.py game_module=examples.skull checkpoint=$ck "agents=[$agents]" "$@" \
+    time_per_move=$t deals=$deals seed=$seed workers=2 progress=false output=$OUT/$out.json
+}
+
 skull() {
-  local s p name agents
-  for p in 2 3; do
+  local p s name run deals g v gens
+  for p in 2 3 4; do
     name=skull
-    agents="[planner,so_ismcts]"
-    if [ $p = 3 ]; then name=skull3; agents="[planner,so_ismcts,so_ismcts]"; fi
+    if [ $p != 2 ]; then name=skull$p; fi
     for s in 0 1 2; do
+      if [ $p = 4 ] && [ $s != 0 ]; then continue; fi  # four players: seed 0 only
+      run=runs/recipe_${name}_s$s
       $PY scripts/train.py "${SK[@]}" game.params.players=$p experiment.name=$name \
-        trainer.seed=$s experiment.run_dir=runs/recipe_${name}_s$s logger.progress=false
-      cp runs/recipe_${name}_s$s/results.json $OUT/${name}_s${s}_run.json
-      for t in 0.01 0.05; do
-        local deals=1000
-        if [ $t = 0.05 ] && [ $p = 3 ]; then [ $s = 0 ] || continue; deals=500; fi
-        $PY scripts/evaluate.py game_module=examples.skull \
-          checkpoint=runs/recipe_${name}_s$s/checkpoints/last.pt "agents=$agents" \
-          time_per_move=$t deals=$deals seed=97 workers=2 progress=false \
-          output=$OUT/${name}_s${s}_vs_so_ismcts_t$t.json
-      done
+        trainer.seed=$s experiment.run_dir=$run logger.progress=false
+      cp $run/results.json $OUT/${name}_s${s}_run.json
+      sk_vs_so $run/checkpoints/last.pt $p 0.01 1000 97 ${name}_s${s}_vs_so_ismcts_t0.01
+      # 0.05 s: two players every seed on 1,000 deals, three players seed 0 on 500
+      deals=0
+      if [ $p = 2 ]; then deals=1000; elif [ $p = 3 ] && [ $s = 0 ]; then deals=500; fi
+      if [ $deals != 0 ]; then
+        sk_vs_so $run/checkpoints/last.pt $p 0.05 $deals 97 ${name}_s${s}_vs_so_ismcts_t0.05
+      fi
     done
+    if [ $p = 4 ]; then continue; fi
     $PY -m research.paired_vs runs/recipe_${name}_s0/checkpoints/last.pt --game skull \
       --game-module examples.skull --game-param players=$p --variant values=value_mix=0.25 \
       --variant none=value_mix=0 --time 0.01 --deals 1000 --seed 127 \
       --output $OUT/${name}_s0_values_paired_vs_so_ismcts_t0.01_s127.json
   done
-  $PY scripts/train.py "${SK[@]}" game.params.players=4 experiment.name=skull4 trainer.seed=0 \
-    experiment.run_dir=runs/recipe_skull4_s0 logger.progress=false
-  cp runs/recipe_skull4_s0/results.json $OUT/skull4_s0_run.json
-  $PY scripts/evaluate.py game_module=examples.skull checkpoint=runs/recipe_skull4_s0/checkpoints/last.pt \
-    "agents=[planner,so_ismcts,so_ismcts,so_ismcts]" time_per_move=0.01 deals=1000 seed=97 \
-    workers=2 progress=false output=$OUT/skull4_s0_vs_so_ismcts_t0.01.json
   ladder_to_docs runs/recipe_skull3_s0 $OUT/skull3_s0 500 0.01
-  local g v
-  for g in 10 20 30 40; do  # three players: each generation with and without values
-    for v in 0 0.25; do
-      $PY scripts/evaluate.py game_module=examples.skull \
-        checkpoint=runs/recipe_skull3_s0/checkpoints/gen-0000$g.pt \
-        "agents=[planner,so_ismcts,so_ismcts]" knobs.planner.value_mix=$v time_per_move=0.01 \
-        deals=500 seed=1 workers=2 progress=false \
-        output=$OUT/skull3_s0_gen${g}_vm${v}_vs_so_ismcts_t0.01_s1.json
-    done
-  done
-  for s in 1 2; do  # seeds 1 and 2: gen10 and gen40 without values, gen40 as recorded
-    for g in "10 0" "40 0" "40 0.25"; do
-      set -- $g
-      $PY scripts/evaluate.py game_module=examples.skull \
-        checkpoint=runs/recipe_skull3_s$s/checkpoints/gen-0000$1.pt \
-        "agents=[planner,so_ismcts,so_ismcts]" knobs.planner.value_mix=$2 time_per_move=0.01 \
-        deals=500 seed=1 workers=2 progress=false \
-        output=$OUT/skull3_s${s}_gen$1_vm$2_vs_so_ismcts_t0.01_s1.json
+  for s in 0 1 2; do  # three players: the generations with and without values
+    gens="10 20 30 40"
+    if [ $s != 0 ]; then gens="10 40"; fi  # seeds 1 and 2: gen10 without values, gen40 both ways
+    for g in $gens; do
+      for v in 0 0.25; do
+        if [ $s != 0 ] && [ $g = 10 ] && [ $v = 0.25 ]; then continue; fi
+        sk_vs_so runs/recipe_skull3_s$s/checkpoints/gen-0000$g.pt 3 0.01 500 1 \
+          skull3_s${s}_gen${g}_vm${v}_vs_so_ismcts_t0.01_s1 knobs.planner.value_mix=$v
+      done
     done
   done
 }
