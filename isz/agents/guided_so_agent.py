@@ -24,6 +24,7 @@ from isz.agents.puct_agent import search_belief
 from isz.agents.registry import register_agent
 from isz.games.base import Game, View
 from isz.search.driver import Budget, final_policy, playout_w, so_search
+from isz.search.evaluator import after_move_rows, move_scores
 from isz.settings.agents import GUIDED_SO_ISMCTS
 from isz.types import seed_from
 
@@ -74,7 +75,10 @@ class GuidedSOAgent(ConfiguredAgent):
         mask[0, list(view.legal_actions)] = True
         if self.evaluator is None:
             return mask[0] / mask[0].sum(), None
-        children = self._after_moves(view, rng) if self.value_mix > 0 else None
+        children = None
+        if self.value_mix > 0 and len(view.legal_actions) > 1:  # one move: nothing to value
+            world = self.belief.sample_many(view, 1, rng)[0]
+            children = after_move_rows(self.game, world, view.player, view.legal_actions)
         tensors = view.tensor().reshape(1, -1)
         if children is not None:
             tensors = np.concatenate([tensors, children])
@@ -82,27 +86,8 @@ class GuidedSOAgent(ConfiguredAgent):
         priors, values = self.evaluator.evaluate(tensors, mask)
         if children is None:
             return priors[0], None
-        # the own entry, [-1, 1] -> so_ismcts's scores [0, 1]
-        root_value = np.zeros(self.game.num_actions)
-        root_value[list(view.legal_actions)] = 0.5 * (values[1:, view.player] + 1.0)
-        return priors[0], root_value
-
-    def _after_moves(self, view: View, rng: np.random.Generator) -> np.ndarray | None:
-        """float32[L, tensor_size]: the searcher's own view after each of its L legal
-        moves, in one world of its belief; None where a move ends the game or meets
-        chance (the rollouts value those exactly), or with a single move."""
-        g, me = self.game, view.player
-        if len(view.legal_actions) < 2:
-            return None
-        world = self.belief.sample_many(view, 1, rng)[0]
-        rows = np.zeros((len(view.legal_actions), g.tensor_size), dtype=np.float32)
-        for i, a in enumerate(view.legal_actions):
-            s = world.copy()
-            g.kernel.apply_action(s, g.kparams, a)
-            if g.kernel.current_player(s, g.kparams) < 0:  # CHANCE or TERMINAL
-                return None
-            g.kernel.info_tensor(s, g.kparams, me, rows[i])
-        return rows
+        return priors[0], move_scores(values[1:], view.player, view.legal_actions,
+                                      self.game.num_actions)
 
     def act(self, view: View, rng: np.random.Generator) -> int:
         pi = self.policy(view, rng)

@@ -111,3 +111,30 @@ def make_search_belief(spec: str | Mapping, game, evaluator: Evaluator | None,
     if policy == "network" and evaluator is not None and "policy" in belief_knobs(name):
         knobs = {**knobs, "policy": evaluator_policy(evaluator)}
     return make_belief(name, game, **knobs)
+
+
+def after_move_rows(game, world: np.ndarray, me: int, legal) -> np.ndarray | None:
+    """float32[L, tensor_size]: seat ``me``'s information-state tensor after each of its
+    L ``legal`` moves in ``world`` (one world of its belief: a tensor holds only what the
+    seat has seen, so any world consistent with its view gives the same rows); None
+    with a single move, or where a move ends the game or meets chance (rollouts value
+    those exactly). What the network's values of a search root's moves are asked on."""
+    if len(legal) < 2:
+        return None
+    rows = np.zeros((len(legal), game.tensor_size), dtype=np.float32)
+    for i, a in enumerate(legal):
+        s = world.copy()
+        game.kernel.apply_action(s, game.kparams, a)
+        if game.kernel.current_player(s, game.kparams) < 0:  # CHANCE or TERMINAL
+            return None
+        game.kernel.info_tensor(s, game.kparams, me, rows[i])
+    return rows
+
+
+def move_scores(values: np.ndarray, me: int, legal, num_actions: int) -> np.ndarray:
+    """float64[num_actions]: the root moves' scores in [0, 1] for seat ``me`` (0 off
+    ``legal``) from ``values`` float[L, num_players], the evaluator's values of
+    `after_move_rows` (returns in [-1, 1]); the scale of rollout search's means."""
+    scores = np.zeros(num_actions)
+    scores[list(legal)] = 0.5 * (np.asarray(values)[:, me] + 1.0)
+    return scores

@@ -36,7 +36,7 @@ from isz.search.puct_driver import PUCTBatch, PUCTConfig
 from isz.selfplay.filter_stats import FilterStats, is_filter
 from isz.selfplay.hands import hand_value, public_states
 from isz.selfplay.records import GameRecord, Positions
-from isz.selfplay.teacher import TEACHERS, noisy_priors, teacher_search
+from isz.selfplay.teacher import TEACHERS, noisy_priors, root_values, teacher_search
 from isz.settings import Group, Setting
 from isz.settings.agents import BELIEF, BELIEF_POLICY, PLAYOUT_WEIGHTS
 from isz.settings.search import (
@@ -68,6 +68,10 @@ SELFPLAY_RUN = Group(
      PLAYOUT_WEIGHTS.but(doc="the teacher's playout: the policy leaf's weights of the "
                          "run's latest fit (isz.training.playout_fit), else random "
                          "playouts", null="random playouts"),
+     Setting("teacher_value_mix", float, 0.0, "the planner teacher's root mixes this "
+             "much of the network's values of its moves (isz.selfplay.teacher.root_values): "
+             "the value mix the run's last generation check recorded "
+             "(trainer.generation_checks)", lo=0, hi=1),
      Setting("puct", object, PUCTConfig(dirichlet_eps=0.25), "the search's settings "
              "(isz.settings.search.PUCT_KERNEL), root noise on")])
 SelfPlayConfig = SELFPLAY_RUN.dataclass("SelfPlayConfig", __name__, frozen=True)
@@ -342,7 +346,8 @@ def _teach_all(game, cfg, live: list[_Slot], rng, evaluator: Evaluator,
                stats: SelfPlayStats) -> None:
     """One teacher-searched move in every live slot; the planner teacher's root
     priors for every slot come from one evaluator call, and so do the slots' ``sir``
-    pools (`isz.belief.sir_batch`)."""
+    pools (`isz.belief.sir_batch`) and, with ``teacher_value_mix``, the values of the
+    roots' moves (`isz.selfplay.teacher.root_values`)."""
     views = [s.state.view(s.state.current_player()) for s in live]
     masks = _root_masks(game, views)
     _diagnose(live[0], views[0], stats)
@@ -355,9 +360,13 @@ def _teach_all(game, cfg, live: list[_Slot], rng, evaluator: Evaluator,
     t0 = time.perf_counter()
     weigh_pools([(s.beliefs[v.player], v) for s, v in zip(live, views, strict=True)], rng)
     stats.belief_seconds += time.perf_counter() - t0
+    values = [None] * len(live)
+    if cfg.teacher == "planner" and cfg.teacher_value_mix:  # after the pools are weighed
+        values = root_values(game, evaluator, views,
+                             lambda b: _worlds(live[b], views[b], 1, rng, stats)[0])
     for b, (slot, view) in enumerate(zip(live, views, strict=True)):
         pi, q = teacher_search(game, lambda n, s=slot, v=view: _worlds(s, v, n, rng, stats),
                                view, cfg.teacher_iterations, rng,
                                None if priors is None else priors[b], cfg.puct.c_puct,
-                               cfg.playout_weights)
+                               cfg.playout_weights, values[b], cfg.teacher_value_mix)
         _record_and_move(game, cfg, slot, view, masks[b], pi, q, rng)

@@ -219,6 +219,12 @@ TRAINER = Group("trainer", "Learning, evaluation, checkpoints, actors", [
             "check plays at most: it stops once either rule leads by more than 2 SE in the "
             "game's returns, paired over all the deals played, and otherwise picks by the "
             "mean after its last round", lo=1),
+    Setting("generation_checks", bool, False, "at the end of every generation but the "
+            "last, the final checks (value_check_deals, root_check_deals) judge the network "
+            "as it stands: the generation's snapshot records their verdict, and the planner "
+            "teacher searches with it until the next generation (its values at the root "
+            "where they paid, its root's rule): the teacher of generation g+1 is the whole "
+            "planner of generation g"),
     Setting("actors", int, 0, "self-play actors on Ray (0: self-play in this process, "
             "reproducible)", lo=0),
     Setting("max_staleness", int, 4, "actors: positions of weights older than this many "

@@ -203,8 +203,9 @@ def _iterate(cfg: TrainConfig, game, st, device, log: RunLogger, source) -> dict
     while st.counters["iteration"] < t.iterations:
         it = st.counters["iteration"] + 1
         t_it = time.perf_counter()
-        it_cfg = dataclasses.replace(selfplay_cfg_at(cfg, sp_cfg, it),
-                                     playout_weights=st.playout_weights)
+        it_cfg = as_checked(dataclasses.replace(selfplay_cfg_at(cfg, sp_cfg, it),
+                                                playout_weights=st.playout_weights),
+                            st.checked)
         alpha = it_cfg.mirror_alpha
         magnet_iteration = st.magnet_iteration
         with log.step(f"self-play {it}", cfg.selfplay.games_per_iteration, "games") as bar:
@@ -239,7 +240,12 @@ def _iterate(cfg: TrainConfig, game, st, device, log: RunLogger, source) -> dict
         generation = ends_generation(t, it)
         if cfg.selfplay.playout_fit_games and (final or generation):
             scalars.update(fit_step(st, cfg, game, device, t.seed + it, log.step))
-        record = with_playout(planner_knobs(cfg), st.playout_weights)
+        record = with_playout(planner_knobs(cfg), st.playout_weights)  # as trained
+        if generation and not final and t.generation_checks:
+            out = final_checks(game, st.model, cfg, device, t.seed + it, log.step, record,
+                               lambda line, g=it: log.say(f"generation {g}: {line}"))
+            scalars.update(out)
+            st.checked = verdict(out)
         if final or (t.eval_every and it % t.eval_every == 0):
             deals = t.final_eval_deals if final else t.eval_deals
             scalars.update(evaluate(game, st.model, cfg, device, deals, seed=t.seed + it,
@@ -267,20 +273,36 @@ def _iterate(cfg: TrainConfig, game, st, device, log: RunLogger, source) -> dict
         # results and the metrics line before the checkpoint: a kill in between re-runs
         # this iteration (and a resume drops the metrics lines past the checkpoint)
         if final:
-            scalars.update(final_checks(game, st.model, cfg, device, t.seed + it, log.step,
-                                        record, log.say))
-            if "value_check/value_mix" in scalars:  # the values earn their place, or not
-                record["value_mix"] = scalars["value_check/value_mix"]
-            if "root_check/c_puct" in scalars:  # the priors lead the root, or UCB does
-                record["c_puct"] = scalars["root_check/c_puct"]
+            out = final_checks(game, st.model, cfg, device, t.seed + it, log.step, record,
+                               log.say)
+            scalars.update(out)
+            st.checked = verdict(out)
             run_state.write_results(run_dir / RESULTS, st, scalars)
         log.iteration(it, scalars, {**st.counters, **{f"{k}_s": v
                                                        for k, v in st.seconds.items()}})
         run_state.save(run_dir, st, game, model_cfg, t.checkpoint_every, t.keep_last, is_best,
-                       record, generation=generation)
+                       {**record, **st.checked}, generation=generation)
         if t.ladder_deals and generation:
             _ladder(cfg, run_dir, device, log)
     return scalars
+
+
+def verdict(checks: dict[str, float]) -> dict:
+    """The planner settings the checks' scalars (`final_checks`) decide: ``value_mix``
+    where the value check ran (the values earn their place, or not), ``c_puct`` where
+    the root check ran (the priors lead the root, or UCB does)."""
+    keys = {"value_mix": "value_check/value_mix", "c_puct": "root_check/c_puct"}
+    return {k: float(checks[s]) for k, s in keys.items() if s in checks}
+
+
+def as_checked(sp: SelfPlayConfig, checked: dict) -> SelfPlayConfig:
+    """The self-play of ``sp`` with the planner teacher as the last generation check left
+    it (``checked``: `verdict`'s settings): its root's value mix and ``c_puct``."""
+    if not checked:
+        return sp
+    return dataclasses.replace(
+        sp, teacher_value_mix=float(checked.get("value_mix", sp.teacher_value_mix)),
+        puct=dataclasses.replace(sp.puct, c_puct=float(checked.get("c_puct", sp.puct.c_puct))))
 
 
 def _ladder(cfg: TrainConfig, run_dir: Path, device, log: RunLogger) -> None:

@@ -60,6 +60,9 @@ class RunState:
     # selfplay.playout_fit_games: the playout fitted at the last generation (F floats),
     # kept in the planner record of every checkpoint (resume reads it back from there)
     playout_weights: list | None = None
+    # trainer.generation_checks: the last generation check's verdict (value_mix, c_puct),
+    # which the teacher searches with and every later checkpoint records
+    checked: dict = field(default_factory=dict)
     # wall seconds over the run's life (resumes included): everything, and self-play
     # plus learning alone (no evaluation), the x axis of exploitability vs work
     seconds: dict = field(default_factory=lambda: {"elapsed": 0.0, "work": 0.0})
@@ -115,6 +118,7 @@ def resume(path: Path, game: Game, model_cfg: ModelConfig, tcfg, device,
                   float(extra["best_score"]), resumed=True)
     st.seconds.update({k: float(v) for k, v in dict(extra.get("seconds") or {}).items()})
     st.playout_weights = (extra.get("planner") or {}).get("playout_weights")
+    st.checked = dict(extra.get("checked") or {})
     if extra.get("magnet") is not None:
         magnet = build_model(game, ModelConfig.from_dict(ckpt["model_config"])).to(device)
         magnet.load_state_dict(extra["magnet"]["state"])
@@ -149,6 +153,7 @@ def save(run_dir: Path, st: RunState, game: Game, model_cfg: ModelConfig, keep_e
              "torch_rng": torch.get_rng_state(),
              "buffer": {"capacity": st.buffer.capacity, "files": buffer_files},
              "best_score": float(st.best_score), "planner": dict(planner or {}),
+             "checked": dict(st.checked),
              "seconds": {k: float(v) for k, v in st.seconds.items()},
              "magnet": None if st.magnet is None else
              {"state": st.magnet.state_dict(), "iteration": int(st.magnet_iteration)},

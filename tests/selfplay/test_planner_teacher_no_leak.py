@@ -1,10 +1,12 @@
 """The default recipe's teacher (the network's planner on ``sir`` worlds, the pools of
-all slots weighed in one call) never reads hidden cards: twin states that share the
-acting seat's view give the same training targets and the same move."""
+all slots weighed in one call; with the values of its root's moves as a generation check
+hands them on) never reads hidden cards: twin states that share the acting seat's view
+give the same training targets and the same move."""
 
 from __future__ import annotations
 
 import numpy as np
+import pytest
 import torch
 
 import isz
@@ -36,12 +38,14 @@ def _teach(game, ev, cfg, states, seed: int) -> list:
     return out
 
 
-def test_twin_states_give_the_same_targets_and_move():
+@pytest.mark.parametrize("value_mix", [0.0, 0.25])
+def test_twin_states_give_the_same_targets_and_move(value_mix):
     game = isz.make_game("tricks")
     torch.manual_seed(0)
     ev = NetworkEvaluator(build_model(game, ModelConfig(width=16, depth=1)), "cpu")
     cfg = SelfPlayConfig(parallel_games=3, teacher="planner", teacher_iterations=200,
-                         belief="auto")  # the run's default: sir here
+                         belief="auto",  # the run's default: sir here
+                         teacher_value_mix=value_mix)
     checked = 0
     for seed, steps in [(0, 2), (1, 3), (2, 4), (3, 3), (4, 2)]:
         state = after_decisions(game, steps, np.random.default_rng(seed))

@@ -13,8 +13,9 @@ from isz import IszError
 from isz.belief import make_belief
 from isz.nn.checkpoint import load_checkpoint
 from isz.search.driver import Budget, so_search
+from isz.search.evaluator import after_move_rows
 from isz.selfplay import SelfPlayConfig, play
-from isz.selfplay.teacher import TEACHER_C, teacher_search
+from isz.selfplay.teacher import TEACHER_C, root_values, teacher_search
 from isz.training import loop
 from isz.training.config import validate
 from isz.types import seed_from
@@ -145,3 +146,79 @@ def test_one_training_iteration_with_the_teacher(tmp_path):
     assert ck["counters"]["iteration"] == 2 and ck["counters"]["games"] == 32
     rows = [json.loads(line) for line in (tmp_path / "run" / "metrics.jsonl").open()]
     assert [r["perf/evaluations_per_s"] for r in rows] == [0.0, 0.0]  # no network in play
+
+
+class _ValueByRow:
+    """An evaluator whose values say which row they answer: seat p's value of row x is
+    ``cos(x . w) * (-1)**p`` (w: fixed random weights), priors uniform on the legal
+    moves."""
+
+    def __init__(self, players: int):
+        self.players, self.calls = players, 0
+
+    def evaluate(self, tensors, masks):
+        self.calls += 1
+        w = np.random.default_rng(0).normal(size=tensors.shape[1])
+        v = np.cos(tensors.astype(np.float64) @ w)
+        values = np.stack([v * (-1) ** p for p in range(self.players)], axis=1)
+        return masks / masks.sum(axis=1, keepdims=True), values.astype(np.float32)
+
+
+def test_root_values_are_the_networks_values_of_the_views_after_each_move():
+    """One evaluator call for the batch; root b's move a scores ``(v + 1) / 2`` for
+    its seat, v the value of that seat's view after a in root b's world; nothing to
+    value with a single move."""
+    game = isz.make_game("tricks")
+    views, worlds = [], []
+    for seed in (0, 1, 2):
+        st = game.new_initial_state()
+        rng = np.random.default_rng(seed)
+        while st.is_chance_node():
+            st.apply_action(st.sample_chance(rng))
+        views.append(st.view(st.current_player()))
+        worlds.append(st.data.copy())
+    ev = _ValueByRow(game.num_players)
+    got = root_values(game, ev, views, lambda b: worlds[b])
+    assert ev.calls == 1
+    for view, world, scores in zip(views, worlds, got, strict=True):
+        assert len(view.legal_actions) > 1
+        rows = after_move_rows(game, world, view.player, view.legal_actions)
+        _, v = ev.evaluate(rows, np.ones((len(rows), game.num_actions), bool))
+        want = np.zeros(game.num_actions)
+        want[list(view.legal_actions)] = 0.5 * (v[:, view.player] + 1)
+        np.testing.assert_allclose(scores, want, rtol=1e-6)
+        assert len(np.unique(np.round(scores[list(view.legal_actions)], 6))) > 1
+    # a root with one legal move (a view whose legal moves are cut to one) has nothing
+    # to value and costs no call
+    one = type("V", (), {"legal_actions": views[0].legal_actions[:1],
+                         "player": views[0].player})()
+    calls = ev.calls
+    assert root_values(game, ev, [one], lambda b: worlds[0]) == [None] and ev.calls == calls
+
+
+def test_the_teachers_root_follows_the_values_it_mixes_in():
+    """With the values at its root (``value_mix``), the teacher's visits move toward the
+    move the values favour, by more the larger the mix; without a mix they are the
+    rollouts' alone."""
+    game = isz.make_game("kuhn_poker")
+    view = _first_view(game, 3)
+    belief = make_belief("uniform", game)
+    legal = list(view.legal_actions)
+    favoured = legal[0]
+    root_value = np.zeros(game.num_actions)
+    root_value[favoured] = 1.0  # the values: the first move wins, the others lose
+
+    def searched(mix, value=root_value):
+        rng = np.random.default_rng(5)
+        return teacher_search(game, lambda n: belief.sample_many(view, n, rng), view, 400,
+                              rng, root_value=value, value_mix=mix)
+
+    plain, q0 = searched(0.0)
+    unused, q_unused = searched(0.0, None)  # no mix: the values are not read
+    np.testing.assert_array_equal(plain, unused)
+    assert q0 == q_unused
+    half, _ = searched(0.5)
+    most, q1 = searched(0.9)
+    assert plain[favoured] < half[favoured] < most[favoured] and most[favoured] > 0.9
+    # q stays the rollouts' mean over the visits (the values steer, they are not averaged in)
+    assert -1 <= q1 <= 1

@@ -141,3 +141,64 @@ def test_a_value_check_of_one_deal_is_refused():
     assert (setting.validate(0), setting.validate(2)) == (0, 2)
     with pytest.raises(IszError, match="value_check_deals"):
         setting.validate(-3)
+
+
+def test_generation_checks_hand_their_verdict_to_the_teacher_and_the_snapshot(
+        tmp_path, monkeypatch):
+    """With ``trainer.generation_checks`` the checks judge every generation but the last
+    (the final checks judge that one) on the network as trained; each generation's
+    snapshot records their verdict, and the teacher of the iterations after it searches
+    with it (its root's value mix and c_puct); a resumed run keeps the last verdict."""
+    from isz.training import loop
+
+    verdicts = iter([{"value_check/value_mix": 0.25, "root_check/c_puct": 0.0},
+                     {"value_check/value_mix": 0.0, "root_check/c_puct": 1.5},
+                     {"value_check/value_mix": 0.25, "root_check/c_puct": 0.0},
+                     {"value_check/value_mix": 0.0, "root_check/c_puct": 1.5}])
+    judged, taught = [], []
+
+    def fake_checks(game, model, cfg, device, seed, step, record, say):
+        judged.append((record.get("value_mix", 0.0), record["c_puct"]))
+        return next(verdicts)
+
+    real_source = loop.open_source
+
+    def spy_source(*args, **kwargs):
+        source = real_source(*args, **kwargs)
+        collect = source.collect
+
+        def spied(st, sp_cfg, games, progress=None):
+            taught.append((sp_cfg.teacher_value_mix, sp_cfg.puct.c_puct))
+            return collect(st, sp_cfg, games, progress=progress)
+
+        source.collect = spied
+        return source
+
+    monkeypatch.setattr(loop, "final_checks", fake_checks)
+    monkeypatch.setattr(loop, "open_source", spy_source)
+    run = tmp_path / "run"
+    cfg = _recipe_cfg(run)
+    cfg.trainer.iterations, cfg.trainer.ladder_deals = 3, 0
+    cfg.trainer.generation_checks = True
+    train(cfg)
+    # judged as trained every time: generations 1 and 2, then the final checks
+    assert judged == [(0.0, 1.5)] * 3
+    assert taught == [(0.0, 1.5), (0.25, 0.0), (0.0, 1.5)]
+    ck = run / "checkpoints"
+    planners = [load_checkpoint(ck / f"gen-00000{g}.pt")["extra"]["planner"]
+                for g in (1, 2, 3)]
+    assert [(p["value_mix"], p["c_puct"]) for p in planners] == [
+        (0.25, 0.0), (0.0, 1.5), (0.25, 0.0)]
+    rows = [json.loads(line) for line in (run / "metrics.jsonl").open()]
+    assert [r["value_check/value_mix"] for r in rows] == [0.25, 0.0, 0.25]
+    # one more iteration: the teacher resumes with the last verdict (the final checks')
+    cfg.trainer.iterations = 4
+    train(cfg)
+    assert taught[3:] == [(0.25, 0.0)] and judged[3:] == [(0.0, 1.5)]
+    # off (the default): no check before the last iteration, the teacher as trained
+    judged.clear(), taught.clear()
+    verdicts = iter([{"value_check/value_mix": 0.25, "root_check/c_puct": 0.0}])
+    cfg = _recipe_cfg(tmp_path / "off")
+    cfg.trainer.iterations, cfg.trainer.ladder_deals = 2, 0
+    train(cfg)
+    assert judged == [(0.0, 1.5)] and taught == [(0.0, 1.5)] * 2
