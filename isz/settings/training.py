@@ -18,6 +18,8 @@ from isz.types import IszError, check_int
 # (linear CFR); a lower power remembers longer, so a cycling last iterate moves the
 # average less. The setting's choices are this table's names.
 AVERAGE_POLICY_POWERS = {"uniform": 0.0, "sqrt": 0.5, "linear": 1.0}
+# trainer.generation_checks -> the checked settings the planner teacher takes
+GENERATION_CHECKS = {"off": (), "root": ("c_puct",), "planner": ("c_puct", "value_mix")}
 
 
 def _agent_names() -> list[str]:
@@ -219,12 +221,14 @@ TRAINER = Group("trainer", "Learning, evaluation, checkpoints, actors", [
             "check plays at most: it stops once either rule leads by more than 2 SE in the "
             "game's returns, paired over all the deals played, and otherwise picks by the "
             "mean after its last round", lo=1),
-    Setting("generation_checks", bool, False, "at the end of every generation but the "
+    Setting("generation_checks", str, "off", "at the end of every generation but the "
             "last, the final checks (value_check_deals, root_check_deals) judge the network "
-            "as it stands: the generation's snapshot records their verdict, and the planner "
-            "teacher searches with it until the next generation (its values at the root "
-            "where they paid, its root's rule): the teacher of generation g+1 is the whole "
-            "planner of generation g"),
+            "as it stands and the generation's snapshot records their verdict; root: the "
+            "planner teacher then searches with the root's rule they chose (PUCT on the "
+            "priors or UCB) until the next generation; planner: with that rule and the "
+            "network's values at its root where they paid (the teacher of generation g+1 "
+            "is the whole planner of generation g); off: no check before the last "
+            "iteration, the teacher as trained", choices=tuple(GENERATION_CHECKS)),
     Setting("actors", int, 0, "self-play actors on Ray (0: self-play in this process, "
             "reproducible)", lo=0),
     Setting("max_staleness", int, 4, "actors: positions of weights older than this many "

@@ -35,6 +35,7 @@ from isz.selfplay import SelfPlayConfig
 from isz.selfplay.selfplay import SELFPLAY_RUN
 from isz.settings.planner_record import belief_spec
 from isz.settings.search import PUCT_KERNEL
+from isz.settings.training import GENERATION_CHECKS
 from isz.training import run_state
 from isz.training.average_policy import AveragePolicy
 from isz.training.checks import final_checks
@@ -205,7 +206,7 @@ def _iterate(cfg: TrainConfig, game, st, device, log: RunLogger, source) -> dict
         t_it = time.perf_counter()
         it_cfg = as_checked(dataclasses.replace(selfplay_cfg_at(cfg, sp_cfg, it),
                                                 playout_weights=st.playout_weights),
-                            st.checked)
+                            st.checked, GENERATION_CHECKS[t.generation_checks])
         alpha = it_cfg.mirror_alpha
         magnet_iteration = st.magnet_iteration
         with log.step(f"self-play {it}", cfg.selfplay.games_per_iteration, "games") as bar:
@@ -241,7 +242,7 @@ def _iterate(cfg: TrainConfig, game, st, device, log: RunLogger, source) -> dict
         if cfg.selfplay.playout_fit_games and (final or generation):
             scalars.update(fit_step(st, cfg, game, device, t.seed + it, log.step))
         record = with_playout(planner_knobs(cfg), st.playout_weights)  # as trained
-        if generation and not final and t.generation_checks:
+        if generation and not final and t.generation_checks != "off":
             out = final_checks(game, st.model, cfg, device, t.seed + it, log.step, record,
                                lambda line, g=it: log.say(f"generation {g}: {line}"))
             scalars.update(out)
@@ -295,14 +296,16 @@ def verdict(checks: dict[str, float]) -> dict:
     return {k: float(checks[s]) for k, s in keys.items() if s in checks}
 
 
-def as_checked(sp: SelfPlayConfig, checked: dict) -> SelfPlayConfig:
+def as_checked(sp: SelfPlayConfig, checked: dict, take: tuple[str, ...]) -> SelfPlayConfig:
     """The self-play of ``sp`` with the planner teacher as the last generation check left
-    it (``checked``: `verdict`'s settings): its root's value mix and ``c_puct``."""
-    if not checked:
+    it: of ``checked`` (`verdict`'s settings), those named in ``take``
+    (`GENERATION_CHECKS`): its root's ``c_puct``, its ``value_mix``."""
+    got = {k: float(v) for k, v in checked.items() if k in take}
+    if not got:
         return sp
     return dataclasses.replace(
-        sp, teacher_value_mix=float(checked.get("value_mix", sp.teacher_value_mix)),
-        puct=dataclasses.replace(sp.puct, c_puct=float(checked.get("c_puct", sp.puct.c_puct))))
+        sp, teacher_value_mix=got.get("value_mix", sp.teacher_value_mix),
+        puct=dataclasses.replace(sp.puct, c_puct=got.get("c_puct", sp.puct.c_puct)))
 
 
 def _ladder(cfg: TrainConfig, run_dir: Path, device, log: RunLogger) -> None:

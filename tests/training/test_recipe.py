@@ -148,7 +148,8 @@ def test_generation_checks_hand_their_verdict_to_the_teacher_and_the_snapshot(
     """With ``trainer.generation_checks`` the checks judge every generation but the last
     (the final checks judge that one) on the network as trained; each generation's
     snapshot records their verdict, and the teacher of the iterations after it searches
-    with it (its root's value mix and c_puct); a resumed run keeps the last verdict."""
+    with it (``planner``: its root's value mix and c_puct; ``root``: c_puct alone); a
+    resumed run keeps the last verdict."""
     from isz.training import loop
 
     verdicts = iter([{"value_check/value_mix": 0.25, "root_check/c_puct": 0.0},
@@ -179,7 +180,7 @@ def test_generation_checks_hand_their_verdict_to_the_teacher_and_the_snapshot(
     run = tmp_path / "run"
     cfg = _recipe_cfg(run)
     cfg.trainer.iterations, cfg.trainer.ladder_deals = 3, 0
-    cfg.trainer.generation_checks = True
+    cfg.trainer.generation_checks = "planner"
     train(cfg)
     # judged as trained every time: generations 1 and 2, then the final checks
     assert judged == [(0.0, 1.5)] * 3
@@ -195,10 +196,21 @@ def test_generation_checks_hand_their_verdict_to_the_teacher_and_the_snapshot(
     cfg.trainer.iterations = 4
     train(cfg)
     assert taught[3:] == [(0.25, 0.0)] and judged[3:] == [(0.0, 1.5)]
+    # root: the same checks and snapshots; the teacher takes the root's rule alone
+    judged.clear(), taught.clear()
+    verdicts = iter([{"value_check/value_mix": 0.25, "root_check/c_puct": 0.0}] * 2)
+    cfg = _recipe_cfg(tmp_path / "root")
+    cfg.trainer.iterations, cfg.trainer.ladder_deals = 2, 0
+    cfg.trainer.generation_checks = "root"
+    train(cfg)
+    assert judged == [(0.0, 1.5)] * 2 and taught == [(0.0, 1.5), (0.0, 0.0)]
+    planner = load_checkpoint(tmp_path / "root" / "checkpoints" / "gen-000001.pt")
+    assert planner["extra"]["planner"]["value_mix"] == 0.25
     # off (the default): no check before the last iteration, the teacher as trained
     judged.clear(), taught.clear()
     verdicts = iter([{"value_check/value_mix": 0.25, "root_check/c_puct": 0.0}])
     cfg = _recipe_cfg(tmp_path / "off")
     cfg.trainer.iterations, cfg.trainer.ladder_deals = 2, 0
+    assert cfg.trainer.generation_checks == "off"
     train(cfg)
     assert judged == [(0.0, 1.5)] and taught == [(0.0, 1.5)] * 2
