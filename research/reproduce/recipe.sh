@@ -35,6 +35,10 @@
 #     four players at seed 0 (0.01 s); the three-player seed-0 run's ladder and each
 #     generation with and without values
 #     (seeds 1 and 2: gen10 and gen40)
+#   generation_checks: three-player Skull retrained at seeds 0 and 1 with
+#     trainer.generation_checks=planner and =root, each last.pt against two so_ismcts at
+#     0.01 s (deal seed 97, as the skull part); Liar's Dice with two dice at seeds 0-2 with
+#     off, root and planner, each against so_ismcts at 0.01 s (deal seed 97)
 #   value_check: the value check against so_ismcts: seed 0 of recon_hard, Liar's Dice (one
 #     and two dice), phantom tic-tac-toe and Goofspiel, seeds 0-2 of Leduc and Kuhn retrained, what each run's checks
 #     record; seed 0's values paired against so_ismcts on 1,000 deals; Kuhn's checkpoints
@@ -428,4 +432,48 @@ skull() {
   done
 }
 
-run_sections "leduc leduc_values liars_dice liars_dice2 values kuhn phantom_ttt ladders root priors_lead crazy_eights skull value_check" "$@"
+# generations RUN OUT: each generation's checks (value and root: what the teacher took
+# from them) and the run's own evaluation, from RUN/metrics.jsonl, into $OUT/OUT.json
+generations() {
+  $PY - "$1" "$OUT/$2.json" <<'PYEOF'
+import json, sys
+run, out = sys.argv[1], sys.argv[2]
+rows = []
+for line in open(f"{run}/metrics.jsonl"):
+    r = json.loads(line)
+    got = {k: v for k, v in r.items() if k.startswith(("value_check/", "root_check/"))
+           or k in ("eval/score_vs_so_ismcts", "eval/se_vs_so_ismcts")}
+    if got:
+        rows.append({"iteration": r["iteration"], "elapsed_s": r.get("elapsed_s"), **got})
+json.dump({"run": run, "generations": rows}, open(out, "w"), indent=1)
+PYEOF
+}
+
+generation_checks() {  # three-player Skull (seeds 0, 1) and Liar's Dice with two dice (0-2)
+  local mode s run
+  for mode in planner root; do
+    for s in 0 1; do
+      run=runs/gc_${mode}_skull3_s$s
+      $PY scripts/train.py "${SK[@]}" game.params.players=3 experiment.name=skull3 \
+        trainer.seed=$s experiment.run_dir=$run trainer.generation_checks=$mode \
+        logger.progress=false
+      cp $run/results.json $OUT/skull3_gc_${mode}_s${s}_run.json
+      generations $run skull3_gc_${mode}_s${s}_generations
+      sk_vs_so $run/checkpoints/last.pt 3 0.01 1000 97 skull3_gc_${mode}_s${s}_vs_so_ismcts_t0.01
+    done
+  done
+  for s in 0 1 2; do
+    for mode in off root planner; do
+      run=runs/gc_${mode}_liars_dice2_s$s
+      $PY scripts/train.py "${LD[@]}" game.params.dice=2 trainer.seed=$s \
+        experiment.run_dir=$run trainer.generation_checks=$mode logger.progress=false
+      cp $run/results.json $OUT/liars_dice2_gc_${mode}_s${s}_run.json
+      if [ $mode != off ]; then generations $run liars_dice2_gc_${mode}_s${s}_generations; fi
+      $PY scripts/evaluate.py checkpoint=$run/checkpoints/last.pt "agents=[planner,so_ismcts]" \
+        time_per_move=0.01 deals=1000 seed=97 workers=2 progress=false \
+        output=$OUT/liars_dice2_gc_${mode}_s${s}_vs_so_ismcts_t0.01.json
+    done
+  done
+}
+
+run_sections "leduc leduc_values liars_dice liars_dice2 values kuhn phantom_ttt ladders root priors_lead crazy_eights skull generation_checks value_check" "$@"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import inspect
 from functools import partial
 from types import SimpleNamespace
 
@@ -311,7 +312,10 @@ def test_the_loop_fits_a_playout_each_generation_and_its_teacher_plays_it(tmp_pa
     real = teacher.teacher_search
 
     def spy(*args, **kw):
-        seen.append(None if args[-1] is None else tuple(args[-1]))
+        # teacher_search(game, sample, view, iterations, rng, prior, c_puct, playout_weights,
+        # ...): the playout it searches with
+        weights = inspect.signature(real).bind(*args, **kw).arguments["playout_weights"]
+        seen.append(None if weights is None else tuple(weights))
         return real(*args, **kw)
 
     monkeypatch.setattr("isz.selfplay.selfplay.teacher_search", spy)
