@@ -199,6 +199,9 @@ def _iterate(cfg: TrainConfig, game, st, device, log: RunLogger, source) -> dict
     t, run_dir = cfg.trainer, Path(cfg.experiment.run_dir)
     model_cfg = ModelConfig(width=cfg.model.width, depth=cfg.model.depth)
     sp_cfg = _selfplay_cfg(cfg)
+    if t.generation_checks == "off":  # checkpoints before the last record the planner as
+        # trained, also in a run resumed past an earlier final check
+        st.checked = {}
     scalars: dict[str, float] = {}
     noted = False  # the note on a slow sampler said
     while st.counters["iteration"] < t.iterations:

@@ -208,9 +208,16 @@ def test_generation_checks_hand_their_verdict_to_the_teacher_and_the_snapshot(
     assert planner["extra"]["planner"]["value_mix"] == 0.25
     # off (the default): no check before the last iteration, the teacher as trained
     judged.clear(), taught.clear()
-    verdicts = iter([{"value_check/value_mix": 0.25, "root_check/c_puct": 0.0}])
+    verdicts = iter([{"value_check/value_mix": 0.25, "root_check/c_puct": 0.0}] * 2)
     cfg = _recipe_cfg(tmp_path / "off")
     cfg.trainer.iterations, cfg.trainer.ladder_deals = 2, 0
     assert cfg.trainer.generation_checks == "off"
     train(cfg)
     assert judged == [(0.0, 1.5)] and taught == [(0.0, 1.5)] * 2
+    # resumed past its final check: the next generation records the planner as trained
+    cfg.trainer.iterations = 4
+    train(cfg)
+    assert taught[2:] == [(0.0, 1.5)] * 2 and len(judged) == 2
+    third = load_checkpoint(tmp_path / "off" / "checkpoints" / "gen-000003.pt")
+    assert "value_mix" not in third["extra"]["planner"]
+    assert third["extra"]["planner"]["c_puct"] == 1.5
