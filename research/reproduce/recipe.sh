@@ -35,7 +35,7 @@
 #     four players at seed 0 (0.01 s); the three-player seed-0 run's ladder and each
 #     generation with and without values
 #     (seeds 1 and 2: gen10 and gen40)
-#   generation_checks: three-player Skull retrained at seeds 0 and 1 with
+#   generation_checks: three-player Skull retrained at seeds 0-2 with
 #     trainer.generation_checks=planner and =root, each last.pt against two so_ismcts at
 #     0.01 s (deal seed 97, as the skull part); Liar's Dice with two dice at seeds 0-2 with
 #     off, root and planner, each against so_ismcts at 0.01 s (deal seed 97)
@@ -449,10 +449,10 @@ json.dump({"run": run, "generations": rows}, open(out, "w"), indent=1)
 PYEOF
 }
 
-generation_checks() {  # three-player Skull (seeds 0, 1) and Liar's Dice with two dice (0-2)
+generation_checks() {  # three-player Skull and Liar's Dice with two dice, seeds 0-2
   local mode s run
   for mode in planner root; do
-    for s in 0 1; do
+    for s in 0 1 2; do
       run=runs/gc_${mode}_skull3_s$s
       $PY scripts/train.py "${SK[@]}" game.params.players=3 experiment.name=skull3 \
         trainer.seed=$s experiment.run_dir=$run trainer.generation_checks=$mode \
