@@ -66,7 +66,7 @@ def teacher_search(game, sample: Callable[[int], np.ndarray], view, iterations: 
                      root_prior=prior, c_prior=c_puct if prior is not None else 0.0,
                      leaf="playout" if playout_weights is None else "policy",
                      playout_weights=playout_weights, root_value=root_value,
-                     value_mix=value_mix if root_value is not None else 0.0)
+                     value_mix=value_mix)  # so_search ignores the mix without root_value
     stats = tree.stats(0)  # every iteration visits one root move: the visits sum to it
     pi = final_policy(stats, "visit_distribution", game.num_actions)
     score = sum(n * mean for n, mean in stats.values()) / sum(n for n, _ in stats.values())

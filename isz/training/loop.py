@@ -246,10 +246,8 @@ def _iterate(cfg: TrainConfig, game, st, device, log: RunLogger, source) -> dict
             scalars.update(fit_step(st, cfg, game, device, t.seed + it, log.step))
         record = with_playout(planner_knobs(cfg), st.playout_weights)  # as trained
         if generation and not final and t.generation_checks != "off":
-            out = final_checks(game, st.model, cfg, device, t.seed + it, log.step, record,
-                               lambda line, g=it: log.say(f"generation {g}: {line}"))
-            scalars.update(out)
-            st.checked = verdict(out)
+            scalars.update(_check(game, st, cfg, device, it, log, record,
+                                  lambda line, g=it: log.say(f"generation {g}: {line}")))
         if final or (t.eval_every and it % t.eval_every == 0):
             deals = t.final_eval_deals if final else t.eval_deals
             scalars.update(evaluate(game, st.model, cfg, device, deals, seed=t.seed + it,
@@ -277,10 +275,7 @@ def _iterate(cfg: TrainConfig, game, st, device, log: RunLogger, source) -> dict
         # results and the metrics line before the checkpoint: a kill in between re-runs
         # this iteration (and a resume drops the metrics lines past the checkpoint)
         if final:
-            out = final_checks(game, st.model, cfg, device, t.seed + it, log.step, record,
-                               log.say)
-            scalars.update(out)
-            st.checked = verdict(out)
+            scalars.update(_check(game, st, cfg, device, it, log, record, log.say))
             run_state.write_results(run_dir / RESULTS, st, scalars)
         log.iteration(it, scalars, {**st.counters, **{f"{k}_s": v
                                                        for k, v in st.seconds.items()}})
@@ -289,6 +284,17 @@ def _iterate(cfg: TrainConfig, game, st, device, log: RunLogger, source) -> dict
         if t.ladder_deals and generation:
             _ladder(cfg, run_dir, device, log)
     return scalars
+
+
+def _check(game, st, cfg: TrainConfig, device, it: int, log: RunLogger, record: dict,
+           say) -> dict[str, float]:
+    """The final checks of the network after iteration ``it`` (``record``: the planner as
+    trained), each verdict told to ``say``; their verdict becomes ``st.checked``. Returns
+    their scalars."""
+    out = final_checks(game, st.model, cfg, device, cfg.trainer.seed + it, log.step, record,
+                       say)
+    st.checked = verdict(out)
+    return out
 
 
 def verdict(checks: dict[str, float]) -> dict:
