@@ -86,3 +86,9 @@ def crazy_eights():
 def skull():
     """The fifth outside game (examples/skull.py)."""
     yield from _for_one_test("examples.skull", "Skull")
+
+
+@pytest.fixture
+def love_letter():
+    """The sixth outside game (examples/love_letter.py)."""
+    yield from _for_one_test("examples.love_letter", "LoveLetter")
