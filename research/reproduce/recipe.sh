@@ -35,6 +35,8 @@
 #     four players at seed 0 (0.01 s); the three-player seed-0 run's ladder and each
 #     generation with and without values
 #     (seeds 1 and 2: gen10 and gen40)
+#   love_letter: examples/love_letter.py (held out), training seeds 0-2 against so_ismcts at
+#     0.01 and 0.05 s; each checkpoint with uniform worlds and with so_ismcts's UCB root
 #   generation_checks: three-player Skull retrained at seeds 0-2 with
 #     trainer.generation_checks=planner and =root, each last.pt against two so_ismcts at
 #     0.01 s (deal seed 97, as the skull part); Liar's Dice with two dice at seeds 0-2 with
@@ -449,6 +451,22 @@ json.dump({"run": run, "generations": rows}, open(out, "w"), indent=1)
 PYEOF
 }
 
+LL=(game.name=love_letter game.module=examples.love_letter experiment.name=love_letter)
+
+love_letter() {  # held out: seeds 0-2; then each without the network's worlds or its priors
+  local s kn
+  train_and_match love_letter "${LL[@]}"
+  for s in 0 1 2; do
+    cp runs/recipe_love_letter_s$s/results.json $OUT/love_letter_s${s}_run.json
+    for kn in belief=uniform c_puct=0; do
+      $PY scripts/evaluate.py checkpoint=runs/recipe_love_letter_s$s/checkpoints/last.pt \
+        "agents=[planner,so_ismcts]" knobs.planner.$kn time_per_move=0.01 deals=1000 seed=97 \
+        workers=2 progress=false \
+        output=$OUT/love_letter_s${s}_${kn%%=*}_${kn#*=}_vs_so_ismcts_t0.01.json
+    done
+  done
+}
+
 generation_checks() {  # three-player Skull and Liar's Dice with two dice, seeds 0-2
   local mode s run
   for mode in planner root; do
@@ -476,4 +494,4 @@ generation_checks() {  # three-player Skull and Liar's Dice with two dice, seeds
   done
 }
 
-run_sections "leduc leduc_values liars_dice liars_dice2 values kuhn phantom_ttt ladders root priors_lead crazy_eights skull generation_checks value_check" "$@"
+run_sections "leduc leduc_values liars_dice liars_dice2 values kuhn phantom_ttt ladders root priors_lead crazy_eights skull love_letter generation_checks value_check" "$@"
