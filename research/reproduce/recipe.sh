@@ -36,7 +36,9 @@
 #     generation with and without values
 #     (seeds 1 and 2: gen10 and gen40)
 #   love_letter: examples/love_letter.py (held out), training seeds 0-2 against so_ismcts at
-#     0.01 and 0.05 s; each checkpoint with uniform worlds and with so_ismcts's UCB root
+#     0.01 and 0.05 s; each checkpoint with uniform worlds, with so_ismcts's UCB root, with
+#     neither, and its values paired (deal seed 125); 160 iterations at seeds 0 and 1, and
+#     the ladder of seed 0's generations at 0.01 s
 #   generation_checks: three-player Skull retrained at seeds 0-2 with
 #     trainer.generation_checks=planner and =root, each last.pt against two so_ismcts at
 #     0.01 s (deal seed 97, as the skull part); Liar's Dice with two dice at seeds 0-2 with
@@ -453,18 +455,34 @@ PYEOF
 
 LL=(game.name=love_letter game.module=examples.love_letter experiment.name=love_letter)
 
-love_letter() {  # held out: seeds 0-2; then each without the network's worlds or its priors
-  local s kn
+love_letter() {  # held out: seeds 0-2; each without the network's worlds, its priors, both;
+  local s kn run knobs  # its values paired; then 160 iterations at seeds 0-1 and seed 0's ladder
   train_and_match love_letter "${LL[@]}"
   for s in 0 1 2; do
-    cp runs/recipe_love_letter_s$s/results.json $OUT/love_letter_s${s}_run.json
-    for kn in belief=uniform c_puct=0; do
-      $PY scripts/evaluate.py checkpoint=runs/recipe_love_letter_s$s/checkpoints/last.pt \
-        "agents=[planner,so_ismcts]" knobs.planner.$kn time_per_move=0.01 deals=1000 seed=97 \
-        workers=2 progress=false \
-        output=$OUT/love_letter_s${s}_${kn%%=*}_${kn#*=}_vs_so_ismcts_t0.01.json
+    run=runs/recipe_love_letter_s$s
+    cp $run/results.json $OUT/love_letter_s${s}_run.json
+    for kn in belief=uniform c_puct=0 neither; do
+      knobs=(knobs.planner.$kn)
+      if [ $kn = neither ]; then
+        knobs=(knobs.planner.belief=uniform knobs.planner.c_puct=0 knobs.planner.value_mix=0)
+      fi
+      $PY scripts/evaluate.py checkpoint=$run/checkpoints/last.pt "agents=[planner,so_ismcts]" \
+        "${knobs[@]}" time_per_move=0.01 deals=1000 seed=97 workers=2 progress=false \
+        output=$OUT/love_letter_s${s}_${kn/=/_}_vs_so_ismcts_t0.01.json
     done
+    $PY -m research.paired_vs $run/checkpoints/last.pt --game love_letter \
+      --game-module examples.love_letter --variant values=value_mix=0.25 \
+      --variant none=value_mix=0 --time 0.01 --deals 1000 --seed 125 --workers 2 \
+      --output $OUT/love_letter_s${s}_values_paired_vs_so_ismcts_t0.01_s125.json
   done
+  for s in 0 1; do
+    run=runs/ll_long_s$s
+    $PY scripts/train.py "${LL[@]}" trainer.seed=$s trainer.iterations=160 \
+      experiment.run_dir=$run logger.progress=false
+    cp $run/results.json $OUT/love_letter_long_s${s}_run.json
+    vs_so $run/checkpoints/last.pt 0.01 love_letter_long_s$s
+  done
+  ladder_to_docs runs/ll_long_s0 $OUT/love_letter_long_s0 500 0.01
 }
 
 generation_checks() {  # three-player Skull and Liar's Dice with two dice, seeds 0-2
