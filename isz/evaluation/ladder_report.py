@@ -127,15 +127,21 @@ def write_tensorboard(tb_dir: Path, ladder: dict) -> Path:
 def x_axis(ckpts: list[dict]) -> tuple[list[float], str, bool]:
     """The chart's x value of each checkpoint, the axis label, and whether the axis is
     logarithmic. Training hours where every checkpoint has them (minutes for a run
-    under half an hour), else iterations; logarithmic when they span 8x or more, so
-    that generations that double (`trainer.generation_schedule=doubling`) sit evenly
-    instead of crowding the left edge."""
+    under half an hour), else iterations; logarithmic when they span 8x or more and
+    neighbours are spaced more like a doubling than evenly (their median ratio 1.5 or
+    more), so that generations that double (`trainer.generation_schedule=doubling`) sit
+    evenly instead of crowding the left edge, and many evenly spaced ones (every 10th
+    iteration of a long run) do not crowd the right edge instead."""
     by_hours = bool(ckpts) and all(p["hours"] is not None for p in ckpts)
     minutes = by_hours and max(p["hours"] for p in ckpts) < 0.5
     xs = [p["hours"] * (60 if minutes else 1) if by_hours else p["iteration"] for p in ckpts]
     label = ("training iteration" if not by_hours else
              "training minutes" if minutes else "training hours")
     log = bool(xs) and min(xs) > 0 and max(xs) >= 8 * min(xs)
+    if log:
+        ordered = sorted(xs)
+        ratios = sorted(b / a for a, b in zip(ordered, ordered[1:], strict=False))
+        log = ratios[len(ratios) // 2] >= 1.5
     return xs, label, log
 
 

@@ -188,7 +188,7 @@ def test_command_errors(tmp_path, capsys, argv, message):
     assert err.startswith("error: ") and message in err and err.count("\n") == 1
 
 
-def test_chart_axis_is_logarithmic_for_generations_that_double():
+def test_chart_axis_is_logarithmic_for_generations_that_double_only():
     from isz.evaluation.ladder_report import x_axis
 
     def players(hours):
@@ -198,5 +198,7 @@ def test_chart_axis_is_logarithmic_for_generations_that_double():
     assert log
     assert x_axis(players([0.08, 0.25, 0.34, 0.42, 0.5])) == \
         ([0.08, 0.25, 0.34, 0.42, 0.5], "training hours", False)  # every 6th: span 6x, linear
+    every_10th = [0.0078 * k for k in range(1, 17)]  # 16 generations: span 16x, linear
+    assert x_axis(players(every_10th))[2] is False
     assert x_axis(players([None, 0.2])) == ([1, 2], "training iteration", False)
     assert x_axis([]) == ([], "training iteration", False)
