@@ -57,6 +57,11 @@ def test_conformance(love_letter):
     check_game(isz.make_game("love_letter"), histories=80)
 
 
+def test_it_takes_no_parameters(love_letter):
+    with pytest.raises(isz.IszError, match=r"unknown parameter\(s\) players"):
+        isz.make_game("love_letter", players=3)
+
+
 def test_set_up_draw_and_the_guard(love_letter):
     game = isz.make_game("love_letter")
     assert (game.num_actions, game.max_chance_outcomes, game.max_game_length) == (15, 64, 46)
