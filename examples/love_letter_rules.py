@@ -19,6 +19,9 @@ DECK = np.array([5, 2, 2, 2, 2, 1, 1, 1], dtype=np.int64)
 CARD_ACTION = np.array([-1, 8, 9, 10, -1, 13, 14, -1], dtype=np.int64)  # one action a card
 RANK = np.array([0, 0, 0, 0, 0, 0, 0, 0, 1, 2, 3, 4, 4, 5, 6], dtype=np.int64)  # per action
 MAX_TURNS, W = 10, 49  # turn blocks of the tensor
+UP = MAX_TURNS * W  # then: the face-up cards (3 x 8), the dealt card (8) at UP + 24,
+NOW = UP + 32  # the hand (8), protections (2), deck size, cards played by rank (8) at
+PLAYED = NOW + 11  # PLAYED, the sums played (2), the player (2)
 NAMES = ("Guard", "Priest", "Baron", "Handmaid", "Prince", "King", "Countess", "Princess")
 
 
@@ -39,7 +42,7 @@ def current_player(s, params):
 
 
 @nb.njit(cache=True)
-def _add(s, out, n, a):
+def _add(out, n, a):
     for i in range(n):
         if out[i] == a:
             return n
@@ -60,16 +63,16 @@ def legal_actions(s, params, out):
             continue
         if c == GUARD:
             if guarded:
-                n = _add(s, out, n, 7)
+                n = _add(out, n, 7)
             else:
                 for g in range(7):
-                    n = _add(s, out, n, g)
+                    n = _add(out, n, g)
         elif c == PRINCE:
             if not guarded:
-                n = _add(s, out, n, 11)
-            n = _add(s, out, n, 12)
+                n = _add(out, n, 11)
+            n = _add(out, n, 12)
         else:
-            n = _add(s, out, n, CARD_ACTION[c])
+            n = _add(out, n, CARD_ACTION[c])
     out[:n] = np.sort(out[:n])
     return n
 
@@ -224,10 +227,10 @@ def info_tensor(s, params, player, out):
     for i in range(s[N]):
         a, k, by = s[i], s[L + i], s[2 * L + i]
         if k == K_UP:
-            out[MAX_TURNS * W + 8 * up + a] = 1.0
+            out[UP + 8 * up + a] = 1.0
             up += 1
         elif k == K_DEAL and by == player:
-            out[MAX_TURNS * W + 24 + a] = 1.0
+            out[UP + 24 + a] = 1.0
         elif k == K_DRAW:
             turn += 1
             out[turn * W] = by == player
@@ -248,15 +251,14 @@ def info_tensor(s, params, player, out):
             out[turn * W + 41 + a] = 1.0
         if k == K_MOVE or (k == K_REVEAL and (s[i - 1] == 11 or s[i - 1] == 12)):
             c = RANK[a] if k == K_MOVE else a  # played, or discarded by a Prince
-            out[MAX_TURNS * W + 43 + c] += 1.0 / DECK[c]
-    g = MAX_TURNS * W + 32
+            out[PLAYED + c] += 1.0 / DECK[c]
     for c in (s[HAND + player], s[DRAWN] if s[TURN] == player else -1):
         if c >= 0:
-            out[g + c] += 1.0
-    out[g + 8] = s[PROT + player]
-    out[g + 9] = s[PROT + 1 - player]
-    out[g + 10] = s[COUNT:COUNT + 8].sum() / 10.0
-    out[g + 19] = s[SUM + player] / 50.0
-    out[g + 20] = s[SUM + 1 - player] / 50.0
-    out[g + 21 + player] = 1.0
+            out[NOW + c] += 1.0
+    out[NOW + 8] = s[PROT + player]
+    out[NOW + 9] = s[PROT + 1 - player]
+    out[NOW + 10] = s[COUNT:COUNT + 8].sum() / 10.0
+    out[PLAYED + 8] = s[SUM + player] / 50.0
+    out[PLAYED + 9] = s[SUM + 1 - player] / 50.0
+    out[PLAYED + 10 + player] = 1.0
 
