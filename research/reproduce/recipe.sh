@@ -38,7 +38,9 @@
 #   love_letter: examples/love_letter.py (held out), training seeds 0-2 against so_ismcts at
 #     0.01 and 0.05 s; each checkpoint with uniform worlds, with so_ismcts's UCB root, with
 #     neither, and its values paired (deal seed 125); 160 iterations at seeds 0 and 1, and
-#     the ladder of seed 0's generations at 0.01 s
+#     the ladder of seed 0's generations at 0.01 s; the AlphaZero loop (selfplay.teacher=none)
+#     at 40 and 160 iterations, seeds 0 and 1, with values and with playouts at its leaves,
+#     and 160 against 40 iterations head to head
 #   generation_checks: three-player Skull retrained at seeds 0-2 with
 #     trainer.generation_checks=planner and =root, each last.pt against two so_ismcts at
 #     0.01 s (deal seed 97, as the skull part); Liar's Dice with two dice at seeds 0-2 with
@@ -483,6 +485,22 @@ love_letter() {  # held out: seeds 0-2; each without the network's worlds, its p
     vs_so $run/checkpoints/last.pt 0.01 love_letter_long_s$s
   done
   ladder_to_docs runs/ll_long_s0 $OUT/love_letter_long_s0 500 0.01
+  for s in 0 1; do  # the AlphaZero loop: self-play by the PUCT planner, values at its leaves
+    for it in 40 160; do
+      run=runs/ll_az${it}_s$s
+      $PY scripts/train.py "${LL[@]}" trainer.seed=$s trainer.iterations=$it \
+        selfplay.teacher=none experiment.run_dir=$run logger.progress=false
+      cp $run/results.json $OUT/love_letter_az${it}_s${s}_run.json
+      vs_so $run/checkpoints/last.pt 0.01 love_letter_az${it}_s$s
+      $PY scripts/evaluate.py checkpoint=$run/checkpoints/last.pt "agents=[planner,so_ismcts]" \
+        knobs.planner.leaf_mix=1 time_per_move=0.01 deals=1000 seed=97 workers=2 progress=false \
+        output=$OUT/love_letter_az${it}_s${s}_leaf_mix_1_vs_so_ismcts_t0.01.json
+    done
+    $PY -m research.head_to_head --game love_letter --game-module examples.love_letter \
+      --planner az160=runs/ll_az160_s$s/checkpoints/last.pt \
+      --planner az40=runs/ll_az40_s$s/checkpoints/last.pt --time 0.01 --deals 1000 --seed 97 \
+      --workers 2 --output $OUT/love_letter_az160_vs_az40_s${s}_t0.01.json
+  done
 }
 
 generation_checks() {  # three-player Skull and Liar's Dice with two dice, seeds 0-2
