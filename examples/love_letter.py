@@ -28,12 +28,12 @@ Cards are ranks ``0..7`` (Guard..Princess). Actions: ``g`` Guard naming rank ``g
 ``11`` Prince on the opponent, ``12`` Prince on yourself, ``13`` King, ``14`` Countess.
 Chance: a card's rank, or a reveal's outcome.
 
-State array (int64[3 L + 24], ``L = 46``, the longest round): ``s[0:L]`` the history
+State array (int64[3 L + 22], ``L = 46``, the longest round): ``s[0:L]`` the history
 (actions and outcomes in order, -1 = not yet), ``s[L:2L]`` each step's kind,
 ``s[2L:3L]`` the seat that sees it alone (-1 everyone, -2 no one), then at ``3L +``:
-``N`` steps, ``PHASE``, ``TURN``, ``PEND`` (the reveal due), ``ACT`` (the action it
-follows), ``TARGET``, ``ASIDE`` (the face-down card), ``WINNER`` (-1, seat, 2 draw),
-``HAND`` x2, ``DRAWN``, ``PROT`` x2, ``SUM`` x2, ``COUNT`` x8 (the deck), one spare.
+``N`` steps, ``PHASE``, ``TURN``, ``PEND`` (the reveal due; the play it follows is the
+last step), ``TARGET``, ``ASIDE`` (the face-down card), ``WINNER`` (-1, seat, 2 draw),
+``HAND`` x2, ``DRAWN``, ``PROT`` x2, ``SUM`` x2, ``COUNT`` x8 (the deck).
 ``kparams`` = ``[L]``.
 
 View data: the history with -1 for each step the player does not see. Tensor
@@ -70,6 +70,7 @@ from examples.love_letter_rules import (
     PHASE,
     PRINCE,
     RANK,
+    STATE_SIZE,
     TURN,
     WINNER,
     L,
@@ -97,6 +98,13 @@ def _assign(val, neq, x, v):
         val[x] = v
         return True
     return val[x] == v
+
+
+@nb.njit(cache=True)
+def _exclude(val, neq, x, v):
+    """Not card ``v`` for symbol ``x``; False where it is pinned to ``v``."""
+    neq[x] |= 1 << v
+    return val[x] != v
 
 
 @nb.njit(cache=True)
@@ -138,19 +146,15 @@ def _walk(s, player, rng, val, neq, counted, slot, known):
             played, held = (held, drawn) if take_held else (drawn, held)
             if not _assign(val, neq, played, e):
                 return False
-            if e == KING or e == PRINCE:  # the Countess rule: the other card is not it
-                if val[held] == COUNTESS:
-                    return False
-                neq[held] |= 1 << COUNTESS
+            if (e == KING or e == PRINCE) and not _exclude(val, neq, held, COUNTESS):
+                return False  # the Countess rule: the other card is not it
         elif k == K_REVEAL:
             act = s[i - 1]
-            if act < 7 and actor == player:
-                if a == 1 and not _assign(val, neq, held, act + 1):
+            if act < 7 and actor == player:  # the Guard named card act + 1: a hit or a miss
+                ok = _assign(val, neq, held, act + 1) if a == 1 else \
+                    _exclude(val, neq, held, act + 1)
+                if not ok:
                     return False
-                if a == 0:
-                    if val[held] == act + 1:
-                        return False
-                    neq[held] |= 1 << (act + 1)
             elif (act == 8 and actor == player) or (
                     (act == 11 or act == 12) and (actor == q) == (act == 12)):
                 if not _assign(val, neq, held, a):  # the opponent's card, seen or discarded
@@ -252,7 +256,7 @@ class LoveLetter(Game):
         self.num_players = 2
         self.num_actions = 15
         self.max_chance_outcomes = 64
-        self.state_size = 3 * L + 24
+        self.state_size = STATE_SIZE
         self.tensor_shape = (MAX_TURNS * W + 55,)
         self.max_game_length = L
         self.kernel = KERNEL

@@ -10,13 +10,13 @@ import numpy as np
 from isz import CHANCE, TERMINAL
 
 L = 46
-N, PHASE, TURN, PEND, ACT, TARGET, ASIDE, WINNER, HAND, DRAWN, PROT, SUM, COUNT = (
-    3 * L + np.array([0, 1, 2, 3, 4, 5, 6, 7, 8, 10, 11, 13, 15]))
+N, PHASE, TURN, PEND, TARGET, ASIDE, WINNER, HAND, DRAWN, PROT, SUM, COUNT = (
+    3 * L + np.array([0, 1, 2, 3, 4, 5, 6, 7, 9, 10, 12, 14]))
+STATE_SIZE = 3 * L + 22
 SETUP, DRAW, MOVE, REVEAL, REDRAW, OVER = range(6)  # phases
 K_ASIDE, K_UP, K_DEAL, K_DRAW, K_MOVE, K_REVEAL, K_REDRAW = range(7)  # step kinds
 GUARD, PRIEST, BARON, HANDMAID, PRINCE, KING, COUNTESS, PRINCESS = range(8)
 DECK = np.array([5, 2, 2, 2, 2, 1, 1, 1], dtype=np.int64)
-CARD_ACTION = np.array([-1, 8, 9, 10, -1, 13, 14, -1], dtype=np.int64)  # one action a card
 RANK = np.array([0, 0, 0, 0, 0, 0, 0, 0, 1, 2, 3, 4, 4, 5, 6], dtype=np.int64)  # per action
 MAX_TURNS, W = 10, 49  # turn blocks of the tensor
 UP = MAX_TURNS * W  # then: the face-up cards (3 x 8), the dealt card (8) at UP + 24,
@@ -42,38 +42,25 @@ def current_player(s, params):
 
 
 @nb.njit(cache=True)
-def _add(out, n, a):
-    for i in range(n):
-        if out[i] == a:
-            return n
-    out[n] = a
-    return n + 1
-
-
-@nb.njit(cache=True)
 def legal_actions(s, params, out):
+    """Each action of the two cards held, in action order: a Guard names a card unless the
+    opponent is protected (then it has no effect), a Prince takes the opponent only while
+    it is not; beside a King or a Prince the Countess is the only play, and the Princess
+    is never played."""
     t = s[TURN]
     h, d = s[HAND + t], s[DRAWN]
     guarded = s[PROT + 1 - t] == 1
     countess = (h == COUNTESS and (d == KING or d == PRINCE)) or (
         d == COUNTESS and (h == KING or h == PRINCE))
     n = 0
-    for c in (h, d):
-        if c == PRINCESS or (countess and c != COUNTESS):
+    for a in range(15):
+        c = RANK[a]
+        if (c != h and c != d) or (countess and c != COUNTESS):
             continue
-        if c == GUARD:
-            if guarded:
-                n = _add(out, n, 7)
-            else:
-                for g in range(7):
-                    n = _add(out, n, g)
-        elif c == PRINCE:
-            if not guarded:
-                n = _add(out, n, 11)
-            n = _add(out, n, 12)
-        else:
-            n = _add(out, n, CARD_ACTION[c])
-    out[:n] = np.sort(out[:n])
+        if (a < 7 or a == 11) and guarded or a == 7 and not guarded:
+            continue
+        out[n] = a
+        n += 1
     return n
 
 
@@ -138,7 +125,6 @@ def _move(s, a):
     s[DRAWN] = -1
     s[SUM + t] += r + 1
     _record(s, a, K_MOVE, -1)
-    s[ACT] = a
     guarded = s[PROT + o] == 1
     if a < 7:
         s[PEND] = 1 if s[HAND + o] == a + 1 else 0
@@ -157,7 +143,7 @@ def _move(s, a):
 @nb.njit(cache=True)
 def _reveal(s, a):
     """The effect, read from the outcome ``a`` alone (the flow never reads a hidden card)."""
-    t, act = s[TURN], s[ACT]
+    t, act = s[TURN], s[s[N] - 1]  # the play this reveal follows
     o = 1 - t
     _record(s, a, K_REVEAL, -1)
     if act < 7:
