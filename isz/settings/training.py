@@ -184,7 +184,8 @@ TRAINER = Group("trainer", "Learning, evaluation, checkpoints, actors", [
     Setting("best_by", str, "score", "where there is no exploitability, best.pt is the "
             "checkpoint with the best evaluation against the first of eval_opponents by its "
             "score (win share: a rank) or its utility (the game's own returns a game: chips "
-            "on poker, where a win share counts a hand won by one chip as a pot)",
+            "on poker, where a win share counts a hand won by one chip as a pot); the "
+            "final checks' verdict is recorded in last.pt alone",
             choices=("score", "utility")),
     Setting("checkpoint_every", int, 5, "iterations between kept numbered checkpoints", lo=1),
     Setting("keep_last", int, 3, "numbered checkpoints kept (plus last.pt and best.pt)", lo=1),

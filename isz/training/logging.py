@@ -30,6 +30,24 @@ def tensorboard_command(logdir: Path) -> str:
     return f"{_short(exe)} --logdir {_short(logdir)}"
 
 
+def _which(run_dir: Path) -> str:
+    """What the finish line says of ``last.pt`` and ``best.pt``: whether they are one
+    network, else best.pt's iteration. The final checks' verdict is recorded in last.pt
+    alone; an earlier best.pt (the best periodic evaluation: the least exploitable where
+    that is exact, else the best score over a few dozen deals) keeps its planner as
+    trained."""
+    from isz.nn.checkpoint import load_checkpoint  # torch: only at the end of a run
+
+    ck = run_dir / "checkpoints"
+    if not (ck / "best.pt").exists():
+        return "last.pt"
+    best, last = (int(load_checkpoint(ck / n)["counters"].get("iteration", 0))
+                  for n in ("best.pt", "last.pt"))
+    if best == last:
+        return "last.pt = best.pt"
+    return f"last.pt; best.pt: iteration {best}, its best evaluation"
+
+
 def _short(path: Path) -> str:
     """``path`` relative to the current folder when inside it, else absolute."""
     path = Path(os.path.abspath(path))
@@ -103,7 +121,8 @@ class RunLogger:
         avg = "".join(f", {n}" for n in ("average.pt", "average_policy.pt")
                       if (self.run_dir / "checkpoints" / n).exists())
         self.say(f"done in {minutes:.1f} min: checkpoints in "
-                 f"{_short(self.run_dir / 'checkpoints')} (last.pt, best.pt{avg}), results in "
+                 f"{_short(self.run_dir / 'checkpoints')} ({_which(self.run_dir)}{avg}), "
+                 "results in "
                  f"{_short(results)}" + (f", TensorBoard logs in {_short(self.run_dir / 'tb')}"
                                          if self.writer else ""))
 

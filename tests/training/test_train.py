@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 import torch
 
+import isz
 from isz import IszError
 from isz.nn.checkpoint import load_checkpoint
 from isz.training import loop
@@ -134,7 +135,7 @@ def test_progress_where_results_went_and_nothing_left(tmp_path):
     for step in ("self-play 1: 24/24 games", "training 1: 8/8 steps",
                  "eval vs random: 4/4 deals", "exploitability: 12/12 infostates"):
         assert step in err, step
-    assert f"checkpoints in {run / 'checkpoints'}" in out
+    assert f"checkpoints in {run / 'checkpoints'} (last.pt = best.pt)" in out
     assert f"results in {run / 'results.json'}" in out
     stored = json.loads((run / "results.json").read_text())["final"]
     again = _train(run, 1)
@@ -329,3 +330,22 @@ def test_a_run_saved_before_buffer_segments_resumes(tmp_path, capsys):
     assert mine.total_added == theirs.total_added > 0 and len(theirs.segments) == 3
     for f, arr in theirs.arrays.items():
         np.testing.assert_array_equal(mine.arrays[f], arr)
+
+
+def test_finish_line_says_which_iteration_best_is(tmp_path):
+    """The end line names best.pt's iteration when it is not last.pt's: only last.pt holds
+    the final checks' verdict."""
+    from isz.nn import ModelConfig, build_model, save_checkpoint
+    from isz.training.logging import _which
+
+    game = isz.make_game("kuhn_poker")
+    net, cfg = build_model(game, ModelConfig(width=8, depth=1)), ModelConfig(width=8, depth=1)
+    ck = tmp_path / "checkpoints"
+    assert _which(tmp_path) == "last.pt"  # no best.pt (nothing evaluated)
+    for name, it in (("last.pt", 40), ("best.pt", 30)):
+        save_checkpoint(ck / name, model=net, game=game, model_cfg=cfg,
+                        counters={"iteration": it})
+    assert _which(tmp_path) == "last.pt; best.pt: iteration 30, its best evaluation"
+    save_checkpoint(ck / "best.pt", model=net, game=game, model_cfg=cfg,
+                    counters={"iteration": 40})
+    assert _which(tmp_path) == "last.pt = best.pt"
