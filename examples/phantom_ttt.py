@@ -1,7 +1,7 @@
 """Phantom tic-tac-toe: tic-tac-toe where neither player sees the other's marks.
 
 OpenSpiel's ``phantom_ttt`` with ``obstype=reveal-numturns``, written outside the
-package as a held-out check of the default recipe (`docs/results/recipe.md`).
+package as a held-out check of the default recipe (`docs/results/phantom_ttt.md`).
 Player 0 (x) and player 1 (o) take turns to try a cell they have not tried. If the
 cell is empty their mark goes there and the turn passes; if the opponent holds it,
 they learn that and must try again. Each player sees its own attempts, what each

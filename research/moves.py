@@ -8,7 +8,7 @@ An ``--agent`` is ``LABEL=CHECKPOINT`` (its planner, recorded settings) or a reg
 agent's name. Every information state of the acting seats (from the game's enumerated
 histories) is asked ``--repeats`` times, each with its own generator seed; one line a
 state: its view data and each agent's moves as action names joined by ``/``
-(docs/results/recipe.md, Kuhn poker).
+(docs/results/poker_recipe.md, Kuhn poker).
 """
 
 from __future__ import annotations

@@ -38,7 +38,7 @@ from isz.types import IszError, check_int
 # Enumerating costs about 15 us and 0.3 kB a history, once per process (Liar's Dice with
 # one die each, 294,883 histories: 4.6 s and 95 MB). 500,000 admits it, where with the
 # network's policy this belief is worth +0.37 over so_ismcts and without it (uniform
-# worlds) the planner trails so_ismcts (docs/results/recipe.md); a bigger game is
+# worlds) the planner trails so_ismcts (docs/results/liars_dice.md); a bigger game is
 # refused after a count of about 3 s and `auto` goes on to the next belief.
 MAX_HISTORIES = 500_000
 

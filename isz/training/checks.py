@@ -24,7 +24,7 @@ seat 0 against so_ismcts (``trainer.eval_knobs``) on the same deals at
 Both are judged against so_ismcts, not head to head, because there the two disagree: on
 Goofspiel the UCB root with values beats the PUCT root head to head by +0.26 in returns
 and leads so_ismcts by 0.08 less; on Leduc and on recon the values won head to head and
-cost against so_ismcts (docs/results/recipe.md). Each variant is played once: the root
+cost against so_ismcts (docs/results/checks.md). Each variant is played once: the root
 check's first PUCT round is the value check's match that won, where their deals agree.
 """
 
@@ -54,7 +54,7 @@ from isz.training.evaluation import (
 VALUE_CHECK_MIX = 0.25
 """The root's value mix the final check tries: against so_ismcts at 0.01 s a move it adds
 +0.051 ± 0.010 on Liar's Dice with two dice; it is level on tricks, Oh Hell and Goofspiel
-with 4 cards, and costs on recon (docs/results/recipe.md)."""
+with 4 cards, and costs on recon (docs/results/liars_dice.md, checks.md)."""
 
 
 class Arms:
@@ -129,7 +129,7 @@ def value_check(arms: Arms, record: dict, deals: int) -> dict[str, float]:
     `VALUE_CHECK_MIX` when the lead is more than 2 SE, else 0 — what the run records.
     Returns, not the arena's score: they are what the network is trained on, and where
     they are not a rank (chips) the score would judge by hands won (on Leduc the values
-    win chips and lose hands, docs/results/recipe.md); where they are a rank or a win,
+    win chips and lose hands, docs/results/poker_recipe.md); where they are a rank or a win,
     returns are ``2 * score - 1`` and the verdict is the same. Empty when ``deals`` is 0."""
     if not deals:
         return {}
