@@ -16,7 +16,8 @@ instead and the network distils it, with ``teacher = "planner"`` by that search
 led at its root by the network's priors (`isz.selfplay.teacher`). With ``all_hands``
 every other hand the acting seat could hold at the same public state is searched
 in the same batch and recorded too (`isz.selfplay.hands`), with its search's
-value as its value target; the game goes on from the hand held only.
+value as its value target; the game goes on from the hand held only. With ``league``
+a share of the games seat a rollout member, played, not learned from (`isz.selfplay.league`).
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ from isz.search.evaluator import Evaluator, make_search_belief
 from isz.search.puct_driver import PUCTBatch, PUCTConfig
 from isz.selfplay.filter_stats import FilterStats, is_filter
 from isz.selfplay.hands import hand_value, public_states
+from isz.selfplay.league import NO_SEAT, league_seat, member_search
 from isz.selfplay.records import GameRecord, Positions
 from isz.selfplay.teacher import TEACHERS, noisy_priors, root_values, teacher_search
 from isz.settings import Group, Setting
@@ -49,6 +51,7 @@ from isz.settings.search import (
 )
 from isz.settings.training import (
     ALL_HANDS,
+    LEAGUE,
     PARALLEL_GAMES,
     TEACHER,
     TEACHER_ITERATIONS,
@@ -64,7 +67,7 @@ SELFPLAY_RUN = Group(
      # the classic recipe's defaults here (a run passes every value; tests build it bare)
      MIRROR_ALPHA, VALUE_TARGET_Q.but(default=0.0),
      VALUE_TARGET_Q_ROWS.but(default="decisions"), TEACHER.but(default="none"),
-     TEACHER_ITERATIONS, COMMON_WORLDS, ALL_HANDS,
+     TEACHER_ITERATIONS, LEAGUE, COMMON_WORLDS, ALL_HANDS,
      PLAYOUT_WEIGHTS.but(doc="the teacher's playout: the policy leaf's weights of the "
                          "run's latest fit (isz.training.playout_fit), else random "
                          "playouts", null="random playouts"),
@@ -124,15 +127,24 @@ class SelfPlayStats:
 
 
 class _Slot:
-    """One game in progress, with a belief per seat."""
+    """One game in progress, with a belief per seat; with a league member (`isz.selfplay.
+    league`) at seat ``member``, that seat's belief is ``plain`` (no policy) instead."""
 
-    def __init__(self, game: Game, beliefs: list[Belief]):
+    def __init__(self, game: Game, own: list[Belief], plain: Belief | None = None,
+                 member: int = NO_SEAT):
         self.state = game.new_initial_state()
         self.record = GameRecord()
         self.moves = 0
-        self.beliefs = beliefs
-        for b in beliefs:
+        self.own, self.plain, self.member = own, plain, member
+        self.beliefs = list(own)
+        if member != NO_SEAT:
+            self.beliefs[member] = plain
+        for b in self.beliefs:
             b.reset()
+
+    def next_game(self, game: Game, member: int) -> _Slot:
+        """A new game in this slot, its beliefs reused."""
+        return _Slot(game, self.own, self.plain, member)
 
 
 def _to_decision(state: State, rng: np.random.Generator) -> None:
@@ -160,14 +172,19 @@ def play(game: Game, evaluator: Evaluator, cfg: SelfPlayConfig, games: int,
         raise ValueError(f"a teacher's target is its visits, not {cfg.target!r}")
     if cfg.all_hands:
         _check_all_hands(game, cfg)
+    if cfg.league and cfg.teacher == "none":
+        raise IszError("a league member plays beside a teacher: league needs "
+                       "selfplay.teacher so_ismcts or planner, not 'none'")
     t0 = time.perf_counter()
     stats = SelfPlayStats()
     started, records, fills, finals = 0, [], [], []
     slots: list[_Slot | None] = []
     while started < games and len(slots) < cfg.parallel_games:
+        plain = make_search_belief(cfg.belief, game, None) if cfg.league else None
         slots.append(_Slot(game, [make_search_belief(cfg.belief, game, evaluator,
                                                      cfg.belief_policy)
-                                  for _ in range(game.num_players)]))
+                                  for _ in range(game.num_players)], plain,
+                           league_seat(cfg.league, game.num_players, rng)))
         started += 1
     while any(s is not None for s in slots):
         for i, slot in enumerate(slots):
@@ -187,7 +204,8 @@ def play(game: Game, evaluator: Evaluator, cfg: SelfPlayConfig, games: int,
                     progress(1)
                 slots[i] = None
                 if started < games:
-                    slots[i] = _Slot(game, slot.beliefs)
+                    slots[i] = slot.next_game(game, league_seat(cfg.league,
+                                                                game.num_players, rng))
                     started += 1
                     _to_decision(slots[i].state, rng)
         live = [s for s in slots if s is not None]
@@ -334,6 +352,12 @@ def _record_and_move(game, cfg, slot: _Slot, view, mask, pi, q: float, rng) -> N
     slot.record.add(view.tensor(), mask, pi, view.player, q)
     if cfg.puct.value_view in ("searcher", "own"):
         _add_value_views(game, slot, view.player)
+    _play(cfg, slot, pi, rng)
+
+
+def _play(cfg, slot: _Slot, pi: np.ndarray, rng) -> None:
+    """Play from ``pi``: drawn from it for the first ``temperature_moves`` moves of the
+    game, its argmax after."""
     if slot.moves < cfg.temperature_moves:
         action = int(rng.choice(len(pi), p=pi / pi.sum()))
     else:
@@ -365,8 +389,12 @@ def _teach_all(game, cfg, live: list[_Slot], rng, evaluator: Evaluator,
         values = root_values(game, evaluator, views,
                              lambda b: _worlds(live[b], views[b], 1, rng, stats)[0])
     for b, (slot, view) in enumerate(zip(live, views, strict=True)):
-        pi, q = teacher_search(game, lambda n, s=slot, v=view: _worlds(s, v, n, rng, stats),
-                               view, cfg.teacher_iterations, rng,
+        sample = lambda n, s=slot, v=view: _worlds(s, v, n, rng, stats)  # noqa: E731
+        if view.player == slot.member:  # the league's rollout member: played, not learned
+            _play(cfg, slot, member_search(game, sample, view, cfg.teacher_iterations, rng),
+                  rng)
+            continue
+        pi, q = teacher_search(game, sample, view, cfg.teacher_iterations, rng,
                                None if priors is None else priors[b], cfg.puct.c_puct,
                                cfg.playout_weights, values[b], cfg.teacher_value_mix)
         _record_and_move(game, cfg, slot, view, masks[b], pi, q, rng)

@@ -126,6 +126,11 @@ PLAYOUT_FIT_GAMES = Setting(
     "records it (leaf=policy) unless it predicts held-out moves no better than uniform "
     "play; its games go on selfplay.workers processes without actors; 0: off, random "
     "playouts", lo=0)
+LEAGUE = Setting(
+    "league", float, 0.0, "share of self-play games in which one seat, drawn at random, is "
+    "a rollout searcher (the teacher's search without the network: so_ismcts at "
+    "teacher_iterations, worlds from the game's belief without a policy) whose moves are "
+    "played and not learned from (isz.selfplay.league); needs a teacher", lo=0, hi=1)
 SELFPLAY = Group("selfplay", "Self-play: games, actors, value targets, teacher", [
     PARALLEL_GAMES,
     Setting("games_per_iteration", int, 256, "games played per training iteration", lo=1),
@@ -144,7 +149,7 @@ SELFPLAY = Group("selfplay", "Self-play: games, actors, value targets, teacher",
     Setting("rollout_iterations", int, 0, "first iterations whose self-play searches with "
             "random playouts and uniform priors (no network): q informative from the start",
             lo=0),
-    TEACHER, TEACHER_ITERATIONS, ALL_HANDS, PLAYOUT_FIT_GAMES,
+    TEACHER, TEACHER_ITERATIONS, LEAGUE, ALL_HANDS, PLAYOUT_FIT_GAMES,
 ])
 TRAINER = Group("trainer", "Learning, evaluation, checkpoints, actors", [
     Setting("iterations", int, 40, "self-play + learning rounds", lo=1),
@@ -353,6 +358,9 @@ TRAIN_RULES = (
          "must be 0 (it would do nothing)",
          lambda c: c.selfplay.teacher != "none" and c.selfplay.rollout_iterations > 0,
          ("selfplay.teacher", "selfplay.rollout_iterations")),
+    Rule("selfplay.league > 0 needs a selfplay.teacher: the member plays beside the teacher",
+         lambda c: c.selfplay.league > 0 and c.selfplay.teacher == "none",
+         ("selfplay.league", "selfplay.teacher")),
     Rule("selfplay.playout_fit_games > 0 needs selfplay.teacher=planner: the playout is "
          "fitted to the rollout planner's moves and played below its tree",
          lambda c: c.selfplay.playout_fit_games and c.selfplay.teacher != "planner",
