@@ -210,13 +210,15 @@ TRAINER = Group("trainer", "Learning, evaluation, checkpoints, actors", [
     Setting("ladder_baselines", list[str], ["so_ismcts"], "rollout agents on the ladder "
             "played during training (the first is rated 0), with eval_knobs' settings",
             check=_opponents, shape="list of agent names"),
-    Setting("value_check_deals", int, 300, "deals of the final value check: the planner "
-            "with the network's values at the root (value_mix 0.25) and without, each "
-            "against so_ismcts on the same deals at ladder_time a move; the run records "
-            "value_mix 0.25 only if the values lead by more than 2 SE in the game's returns "
-            "(chips on poker) (0: no check, value_mix 0; equal to root_check_deals, the "
-            "root check's first round reuses the match it kept)",
-            check=_check_deals, shape="0 or an int >= 2"),
+    Setting("value_check_deals", int, 300, "deals a round of the final value check: the "
+            "planner with the network's values at the root (value_mix 0.25) and without, "
+            "each against so_ismcts on the same deals at ladder_time a move; the run records "
+            "the values if ahead on the mean (chips on poker; none on a tie) (0: no "
+            "check, value_mix 0; equal to root_check_deals, the root check's rounds reuse "
+            "the matches it kept)", check=_check_deals, shape="0 or an int >= 2"),
+    Setting("value_check_rounds", int, 2, "rounds of value_check_deals fresh deals the "
+            "value check plays at most: another only while the values lead by less than 2 "
+            "SE", lo=1),
     Setting("root_check_deals", int, 300, "deals a round of the final root check, after "
             "the value check: the planner with its root's PUCT on the network's priors and "
             "with so_ismcts's UCB there (c_puct 0, the value mix kept), each against "

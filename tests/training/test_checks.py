@@ -1,7 +1,7 @@
 """The run's final checks, each judged against so_ismcts on the same deals, paired over
-deals: the values (with and without) kept on a lead of more than 2 SE; the root's rule
-(the priors' PUCT or so_ismcts's UCB) in rounds of fresh deals until one leads by more than
-2 SE, else the one ahead on the mean after the last; each variant played once."""
+deals, by one rule: the values (with and without), then the root's rule (the priors' PUCT
+or so_ismcts's UCB), each in rounds of fresh deals until one variant leads by more than 2
+SE, else the one ahead on the mean after the last; each variant played once."""
 
 from __future__ import annotations
 
@@ -114,23 +114,47 @@ def test_the_values_are_kept_on_a_lead_over_2_se_against_so_ismcts(monkeypatch):
     out, played = _checks(monkeypatch, values, LUCK, values - 0.5, value_deals=8)
     assert out["value_check/diff"] == pytest.approx(0.15)
     assert out["value_check/value_mix"] == checks.VALUE_CHECK_MIX
+    assert out["value_check/deals"] == 8
     assert len(played) == 3 and {s.seed for s in played} == {3}
     assert [s.seats[1].agent for s in played] == ["so_ismcts"] * 3  # not head to head
     mixes = [(s.seats[0].knobs["value_mix"], s.seats[0].knobs["c_puct"]) for s in played]
     assert mixes == [(0.25, 1.5), (0.0, 1.5), (0.25, 0.0)]  # UCB keeps the values
     assert out["root_check/diff"] == pytest.approx(-0.5) and out["root_check/c_puct"] == 1.5
-    # ahead of none by 1.9 SE only: no values, and the root check's PUCT arm is "none"
-    se = 0.25 / np.sqrt(7)
-    close = LUCK + 1.9 * se + np.array([0.25, -0.25] * 4)
-    out, played = _checks(monkeypatch, close, LUCK, LUCK + 0.5, value_deals=8)
-    assert out["value_check/value_mix"] == 0.0 and len(played) == 3
-    assert played[2].seats[0].knobs["value_mix"] == 0.0
-    assert out["root_check/c_puct"] == 0.0  # UCB ahead of the kept "none" arm
     # behind none: not kept; a value check of other deals than the root's shares nothing
     out, played = _checks(monkeypatch, LUCK[:6] - 1, LUCK[:6], LUCK, LUCK + 1, value_deals=6,
                           root_deals=8)
     assert out["value_check/diff"] == -1 and out["value_check/value_mix"] == 0.0
     assert [s.deals for s in played] == [6, 6, 8, 8]
+
+
+def test_values_within_2_se_get_a_second_round_then_the_mean(monkeypatch):
+    """Ahead of none by 1.9 SE after a round: undecided, so fresh deals; still within 2 SE
+    after the last round, the mean keeps them. The root check's rounds then reuse both
+    rounds' matches with values as their PUCT arm."""
+    se = 0.25 / np.sqrt(7)
+    close = LUCK + 1.9 * se + np.array([0.25, -0.25] * 4)
+    level = LUCK + np.array([0.25, -0.25] * 4)
+    out, played = _checks(monkeypatch, close, LUCK, level, LUCK,  # values: 2 rounds
+                          LUCK, LUCK + 0.05 + level - LUCK,  # UCB, rounds 1 and 2
+                          value_deals=8)
+    assert [s.seed for s in played[:4]] == [3, 3, 4, 4] and out["value_check/deals"] == 16
+    assert 0 < out["value_check/diff"] < 2 * out["value_check/se"]
+    assert out["value_check/value_mix"] == checks.VALUE_CHECK_MIX
+    ucb = [s for s in played[4:]]
+    assert [(s.seed, s.seats[0].knobs["c_puct"], s.seats[0].knobs["value_mix"])
+            for s in ucb] == [(3, 0.0, 0.25), (4, 0.0, 0.25)]  # PUCT arms reused
+    assert out["root_check/deals"] == 16
+    # ahead in the first round, behind on the mean of two: no values
+    out, played = _checks(monkeypatch, close, LUCK, LUCK - 0.5, LUCK, LUCK, LUCK, LUCK, LUCK,
+                          value_deals=8)
+    assert out["value_check/diff"] < 0 and out["value_check/value_mix"] == 0.0
+    assert out["value_check/deals"] == 16
+    # behind after a round, however little: out at once, no fresh deals (nor on a tie)
+    for first in (LUCK - 1.9 * se + level - LUCK, LUCK):
+        out, played = _checks(monkeypatch, first, LUCK, LUCK, LUCK, value_deals=8,
+                              root_deals=0)
+        assert out["value_check/value_mix"] == 0.0 and out["value_check/deals"] == 8
+        assert len(played) == 2
 
 
 def test_each_verdict_is_told_as_it_is_reached(monkeypatch):
@@ -152,11 +176,15 @@ def test_the_log_lines_say_what_was_recorded_and_why():
     from isz.training.checks import root_line, value_line
 
     kept = value_line({"value_check/diff": 0.08, "value_check/se": 0.02,
-                       "value_check/value_mix": 0.25})
-    assert "+0.080 ± 0.020 in returns over none, each against so_ismcts" in kept
-    assert kept.endswith("value_mix=0.25")
+                       "value_check/deals": 300, "value_check/value_mix": 0.25})
+    assert "+0.080 ± 0.020 in returns over none, each against so_ismcts, 300 deals" in kept
+    assert kept.endswith("value_mix=0.25 (the values ahead by more than 2 SE)")
     assert value_line({"value_check/diff": 0.03, "value_check/se": 0.02,
-                       "value_check/value_mix": 0.0}).endswith("(not more than 2 SE)")
+                       "value_check/deals": 600, "value_check/value_mix": 0.25}).endswith(
+        "value_mix=0.25 (the values ahead by the mean, within 2 SE)")
+    assert value_line({"value_check/diff": -0.03, "value_check/se": 0.02,
+                       "value_check/deals": 600, "value_check/value_mix": 0.0}).endswith(
+        "value_mix=0 (no values ahead by the mean, within 2 SE)")
 
     kept = root_line({"root_check/diff": -0.08, "root_check/se": 0.015,
                       "root_check/deals": 300, "root_check/c_puct": 1.5})
