@@ -54,6 +54,14 @@ class Positions:
     def concat(parts: list[Positions]) -> Positions:
         return Positions(*(np.concatenate([getattr(p, f) for p in parts]) for f in FIELDS))
 
+    @staticmethod
+    def empty(game) -> Positions:
+        """No positions of ``game`` (every game of a chunk over before a learned move)."""
+        return Positions(np.zeros((0, game.tensor_size), np.float32),
+                         np.zeros((0, game.num_actions), np.bool_),
+                         np.zeros((0, game.num_actions), np.float32),
+                         np.zeros(0, np.int64), np.zeros((0, game.num_players), np.float32))
+
     def take(self, idx: np.ndarray) -> Positions:
         """The rows ``idx`` (int indices or a bool mask over the N rows)."""
         return Positions(*(getattr(self, f)[idx] for f in FIELDS))

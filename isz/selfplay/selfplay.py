@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -34,10 +33,11 @@ from isz.belief.sir_batch import weigh_pools
 from isz.games.base import Game, State
 from isz.search.evaluator import Evaluator, make_search_belief
 from isz.search.puct_driver import PUCTBatch, PUCTConfig
-from isz.selfplay.filter_stats import FilterStats, is_filter
+from isz.selfplay.filter_stats import is_filter
 from isz.selfplay.hands import hand_value, public_states
 from isz.selfplay.league import NO_SEAT, league_seat, member_search
 from isz.selfplay.records import GameRecord, Positions
+from isz.selfplay.stats import SelfPlayStats
 from isz.selfplay.teacher import TEACHERS, noisy_priors, root_values, teacher_search
 from isz.settings import Group, Setting
 from isz.settings.agents import BELIEF, BELIEF_POLICY, PLAYOUT_WEIGHTS
@@ -78,52 +78,6 @@ SELFPLAY_RUN = Group(
      Setting("puct", object, PUCTConfig(dirichlet_eps=0.25), "the search's settings "
              "(isz.settings.search.PUCT_KERNEL), root noise on")])
 SelfPlayConfig = SELFPLAY_RUN.dataclass("SelfPlayConfig", __name__, frozen=True)
-
-
-@dataclass
-class SelfPlayStats:
-    games: int = 0
-    positions: int = 0  # searched decisions (with all_hands: the other hands' too)
-    other_hands: int = 0  # of them, the all_hands rows of hands not held
-    seconds: float = 0.0
-    belief_seconds: float = 0.0  # of them, drawing worlds (and weighing sir pools)
-    evaluations: int = 0
-    batch_fill: float = 0.0  # mean fraction of slots evaluated per step
-    belief_true_prob: list = field(default_factory=list)  # per sampled decision
-    belief_entropy: list = field(default_factory=list)
-    filters: FilterStats = field(default_factory=FilterStats)  # particle filters (recon)
-    final_returns: np.ndarray | None = None  # float32[N, P]: every row's z (the positions'
-    #   returns, before any value_target_q mix), for held-out value diagnostics
-
-    @classmethod
-    def combine(cls, parts: list[SelfPlayStats]) -> SelfPlayStats:
-        """The stats of games played in ``parts`` (chunks, actors): counts summed, the
-        per-decision records joined, batch fill averaged. Seconds, belief seconds and
-        final returns are the caller's: how the parts' clocks add up depends on whether
-        they ran side by side."""
-        out = cls(games=sum(s.games for s in parts), positions=sum(s.positions for s in parts),
-                  other_hands=sum(s.other_hands for s in parts),
-                  evaluations=sum(s.evaluations for s in parts))
-        out.batch_fill = float(np.mean([s.batch_fill for s in parts]))
-        for s in parts:
-            out.belief_true_prob += s.belief_true_prob
-            out.belief_entropy += s.belief_entropy
-            out.filters.merge(s.filters)
-        return out
-
-    def as_scalars(self) -> dict[str, float]:
-        s = max(self.seconds, 1e-9)
-        return {"positions_per_s": self.positions / s, "games_per_s": self.games / s,
-                "batch_fill": self.batch_fill, "evaluations_per_s": self.evaluations / s,
-                "belief_share": min(self.belief_seconds / s, 1.0)}
-
-    def belief_scalars(self) -> dict[str, float]:
-        """Means over the decisions where the belief was checked against the truth."""
-        out = self.filters.scalars()
-        if self.belief_true_prob:
-            out.update({"true_state_probability": float(np.mean(self.belief_true_prob)),
-                        "entropy": float(np.mean(self.belief_entropy))})
-        return out
 
 
 class _Slot:
@@ -192,14 +146,7 @@ def play(game: Game, evaluator: Evaluator, cfg: SelfPlayConfig, games: int,
                 continue
             _to_decision(slot.state, rng)
             if slot.state.is_terminal():
-                slot.record.returns = np.asarray(slot.state.returns(), dtype=np.float32)
-                records.append(slot.record.positions(cfg.value_target_q,
-                                                      cfg.value_target_q_rows))
-                finals.append(np.repeat(slot.record.returns[None], len(records[-1]), axis=0))
-                fixed = slot.record.fixed_rows()  # other hands: no z, their target instead
-                finals[-1][fixed] = records[-1].returns[fixed]
-                stats.other_hands += int(fixed.sum())
-                stats.games += 1
+                _finish(cfg, slot, records, finals, stats)
                 if progress:
                     progress(1)
                 slots[i] = None
@@ -215,11 +162,26 @@ def play(game: Game, evaluator: Evaluator, cfg: SelfPlayConfig, games: int,
             fills.append(_move_all(game, evaluator, cfg, live, rng, stats, magnet))
     stats.seconds = time.perf_counter() - t0
     stats.batch_fill = float(np.mean(fills)) if fills else 0.0
-    pos = Positions.concat(records)
-    stats.final_returns = np.concatenate(finals).astype(np.float32)
+    pos = Positions.concat(records) if records else Positions.empty(game)
+    stats.final_returns = (np.concatenate(finals) if finals
+                           else pos.returns).astype(np.float32)
     # decisions searched (value-only rows of the other seats are not counted)
     stats.positions = int(np.count_nonzero(pos.policies.sum(axis=1) > 0))
     return pos, stats
+
+
+def _finish(cfg, slot: _Slot, records: list, finals: list, stats: SelfPlayStats) -> None:
+    """A game over: its positions and their final returns (``finals``) joined, unless it
+    has none (a league member's game can end before the learner's seat moves)."""
+    slot.record.returns = np.asarray(slot.state.returns(), dtype=np.float32)
+    stats.games += 1
+    if not slot.record.players:
+        return
+    records.append(slot.record.positions(cfg.value_target_q, cfg.value_target_q_rows))
+    finals.append(np.repeat(slot.record.returns[None], len(records[-1]), axis=0))
+    fixed = slot.record.fixed_rows()  # other hands: no z, their target instead
+    finals[-1][fixed] = records[-1].returns[fixed]
+    stats.other_hands += int(fixed.sum())
 
 
 def _check_all_hands(game: Game, cfg: SelfPlayConfig) -> None:

@@ -101,3 +101,28 @@ def test_a_league_needs_a_teacher():
     with pytest.raises(isz.IszError, match="league needs"):
         play(isz.make_game("kuhn_poker"), None, SelfPlayConfig(league=0.5), 1,
              np.random.default_rng(0))
+
+
+def test_a_game_over_before_the_learner_moves_adds_no_rows(love_letter):
+    """In Love Letter the first move can end the round (a Guard's right guess): with the
+    member in that seat the learner never moved, and the game adds no positions. A chunk
+    of such games, or of none, still plays through."""
+    from isz.selfplay.selfplay import _finish
+
+    game = isz.make_game("love_letter")
+    rng = np.random.default_rng(0)
+    slot = _Slot(game, [make_search_belief("auto", game, None) for _ in range(2)])
+    while not slot.state.is_terminal():  # random play, nothing recorded
+        s = slot.state
+        s.apply_action(s.sample_chance(rng) if s.is_chance_node()
+                       else int(rng.choice(s.legal_actions())))
+    records, finals, stats = [], [], SelfPlayStats()
+    _finish(SelfPlayConfig(), slot, records, finals, stats)
+    assert stats.games == 1 and records == [] and finals == []
+    torch.manual_seed(0)
+    ev = NetworkEvaluator(build_model(game, ModelConfig(width=8, depth=1)), "cpu")
+    cfg = SelfPlayConfig(parallel_games=8, teacher="planner", teacher_iterations=32,
+                         league=1.0)
+    pos, stats = play(game, ev, cfg, 40, np.random.default_rng(1))
+    assert stats.games == 40 and len(pos) == len(stats.final_returns) > 0
+    assert set(pos.players) <= {0, 1}
