@@ -49,6 +49,11 @@
 #     and two dice), phantom tic-tac-toe and Goofspiel, seeds 0-2 of Leduc and Kuhn retrained, what each run's checks
 #     record; seed 0's values paired against so_ismcts on 1,000 deals; Kuhn's checkpoints
 #     against so_ismcts at 0.01 and 0.05 s
+#   seeds: training seeds 3 and 4 of Kuhn, Leduc, Liar's Dice (one and two dice), phantom
+#     tic-tac-toe, Love Letter, Goofspiel and tricks, each against so_ismcts at 0.01 s (deal
+#     seed 131; so_ismcts + voids on tricks)
+#   value_rule: the value check by the mean: Kuhn and Leduc seed 4 retrained under it, and
+#     the seeds part's seed-4 checkpoints with and without values (after seeds)
 #   priors_lead: the rule reversed (the priors stay only on a lead of more than 2 SE):
 #     seed 0 of phantom tic-tac-toe, Leduc, Liar's Dice and Kuhn retrained, what each
 #     check records, phantom's seed 1 as recorded, and the seed-0 checkpoints of phantom
@@ -530,4 +535,43 @@ generation_checks() {  # three-player Skull and Liar's Dice with two dice, seeds
   done
 }
 
-run_sections "leduc leduc_values liars_dice liars_dice2 values kuhn phantom_ttt ladders root priors_lead crazy_eights skull love_letter generation_checks value_check" "$@"
+seeds() {  # training seeds 3 and 4 of eight games, each against so_ismcts at 0.01 s (deal seed 131)
+  local name s run
+  local -A args=([kuhn]="game=kuhn_poker" [leduc]="game=leduc_poker"
+                 [liars_dice]="${LD[*]}" [liars_dice2]="${LD[*]} game.params.dice=2"
+                 [phantom_ttt]="${PT[*]}" [love_letter]="${LL[*]}"
+                 [goofspiel]="game.name=goofspiel game.module=examples.goofspiel experiment.name=goofspiel"
+                 [tricks]="")
+  for s in 3 4; do
+    for name in kuhn leduc liars_dice liars_dice2 phantom_ttt love_letter goofspiel tricks; do
+      run=runs/s42_${name}_s$s
+      # shellcheck disable=SC2086  # the game's arguments, split on purpose
+      $PY scripts/train.py ${args[$name]} trainer.seed=$s experiment.run_dir=$run \
+        logger.progress=false
+      cp $run/results.json $OUT/seeds/${name}_s${s}_run.json
+      local so=()
+      [ $name = tricks ] && so=(knobs.so_ismcts.belief=voids)
+      $PY scripts/evaluate.py checkpoint=$run/checkpoints/last.pt "agents=[planner,so_ismcts]" \
+        "${so[@]}" time_per_move=0.01 deals=1000 seed=131 workers=2 progress=false \
+        output=$OUT/seeds/${name}_s${s}_vs_so_ismcts_t0.01_s131.json
+    done
+  done
+}
+
+value_rule() {  # the value check by the mean: Kuhn and Leduc seed 4 retrained under it; each
+  # seed-4 checkpoint of the rule before (the seeds part) with and without values, paired
+  local g run
+  for g in kuhn leduc; do
+    run=runs/s42_${g}_s4_mean
+    $PY scripts/train.py game=${g}_poker trainer.seed=4 experiment.run_dir=$run logger.progress=false
+    cp $run/results.json $OUT/value_check/${g}_s4_mean_run.json
+    $PY scripts/evaluate.py checkpoint=$run/checkpoints/last.pt "agents=[planner,so_ismcts]" \
+      time_per_move=0.01 deals=1000 seed=131 workers=2 progress=false \
+      output=$OUT/value_check/${g}_s4_mean_vs_so_ismcts_t0.01_s131.json
+    $PY -m research.paired_vs runs/s42_${g}_s4/checkpoints/last.pt --game ${g}_poker \
+      --variant values=value_mix=0.25 --variant none=value_mix=0 --time 0.01 --deals 1000 \
+      --seed 137 --workers 2 --output $OUT/value_check/${g}_s4_values_paired_t0.01_s137.json
+  done
+}
+
+run_sections "leduc leduc_values liars_dice liars_dice2 values kuhn phantom_ttt ladders root priors_lead crazy_eights skull love_letter generation_checks value_check seeds value_rule" "$@"
