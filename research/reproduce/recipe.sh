@@ -54,6 +54,8 @@
 #     seed 131; so_ismcts + voids on tricks)
 #   value_rule: the value check by the mean: Kuhn and Leduc seed 4 retrained under it, and
 #     the seeds part's seed-4 checkpoints with and without values (after seeds)
+#   league: Love Letter with selfplay.league=0.5 (a rollout member in half the self-play
+#     games), seeds 0 and 1, against so_ismcts and pimc (after love_letter)
 #   priors_lead: the rule reversed (the priors stay only on a lead of more than 2 SE):
 #     seed 0 of phantom tic-tac-toe, Leduc, Liar's Dice and Kuhn retrained, what each
 #     check records, phantom's seed 1 as recorded, and the seed-0 checkpoints of phantom
@@ -549,11 +551,11 @@ seeds() {  # training seeds 3 and 4 of eight games, each against so_ismcts at 0.
       $PY scripts/train.py ${args[$name]} trainer.seed=$s experiment.run_dir=$run \
         logger.progress=false
       cp $run/results.json $OUT/seeds/${name}_s${s}_run.json
-      local so=()
-      [ $name = tricks ] && so=(knobs.so_ismcts.belief=voids)
+      local so=() tag=vs_so_ismcts
+      [ $name = tricks ] && { so=(knobs.so_ismcts.belief=voids); tag=vs_so_voids; }
       $PY scripts/evaluate.py checkpoint=$run/checkpoints/last.pt "agents=[planner,so_ismcts]" \
         "${so[@]}" time_per_move=0.01 deals=1000 seed=131 workers=2 progress=false \
-        output=$OUT/seeds/${name}_s${s}_vs_so_ismcts_t0.01_s131.json
+        output=$OUT/seeds/${name}_s${s}_${tag}_t0.01_s131.json
     done
   done
 }
@@ -574,4 +576,31 @@ value_rule() {  # the value check by the mean: Kuhn and Leduc seed 4 retrained u
   done
 }
 
-run_sections "leduc leduc_values liars_dice liars_dice2 values kuhn phantom_ttt ladders root priors_lead crazy_eights skull love_letter generation_checks value_check seeds value_rule" "$@"
+league() {  # Love Letter with a rollout member in half the self-play games, seeds 0 and 1;
+  # each against so_ismcts (deal seed 97) and pimc (deal seed 131), and the recipe's against pimc
+  local s run
+  for s in 0 1; do
+    run=runs/s42_ll_league_s$s
+    $PY scripts/train.py "${LL[@]}" selfplay.league=0.5 trainer.seed=$s experiment.run_dir=$run \
+      logger.progress=false
+    cp $run/results.json $OUT/love_letter_league_s${s}_run.json
+    vs_so_at $run/checkpoints/last.pt love_letter_league_s${s}_vs_so_ismcts_t0.01_s97.json
+  done
+  $PY scripts/evaluate.py checkpoint=runs/s42_ll_league_s0/checkpoints/last.pt \
+    "agents=[planner,so_ismcts]" knobs.planner.value_mix=0 time_per_move=0.01 deals=1000 seed=97 \
+    workers=2 progress=false output=$OUT/love_letter_league_s0_novalues_vs_so_ismcts_t0.01_s97.json
+  for run in s42_ll_league_s0 s42_ll_league_s1 recipe_love_letter_s0 recipe_love_letter_s1 \
+      recipe_love_letter_s2; do
+    local name=${run/s42_ll_league/love_letter_league}
+    $PY scripts/evaluate.py checkpoint=runs/$run/checkpoints/last.pt "agents=[planner,pimc]" \
+      time_per_move=0.01 deals=1000 seed=131 workers=2 progress=false \
+      output=$OUT/${name#recipe_}_vs_pimc_t0.01_s131.json
+  done
+}
+
+vs_so_at() {  # CHECKPOINT FILE: against so_ismcts at 0.01 s, deal seed 97, into $OUT/FILE
+  $PY scripts/evaluate.py checkpoint="$1" "agents=[planner,so_ismcts]" time_per_move=0.01 \
+    deals=1000 seed=97 workers=2 progress=false output=$OUT/$2
+}
+
+run_sections "leduc leduc_values liars_dice liars_dice2 values kuhn phantom_ttt ladders root priors_lead crazy_eights skull love_letter generation_checks value_check seeds value_rule league" "$@"
