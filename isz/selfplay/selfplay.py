@@ -22,6 +22,7 @@ a share of the games seat a rollout member, played, not learned from (`isz.selfp
 
 from __future__ import annotations
 
+import functools
 import time
 from collections.abc import Callable
 
@@ -351,7 +352,7 @@ def _teach_all(game, cfg, live: list[_Slot], rng, evaluator: Evaluator,
         values = root_values(game, evaluator, views,
                              lambda b: _worlds(live[b], views[b], 1, rng, stats)[0])
     for b, (slot, view) in enumerate(zip(live, views, strict=True)):
-        sample = lambda n, s=slot, v=view: _worlds(s, v, n, rng, stats)  # noqa: E731
+        sample = functools.partial(_worlds, slot, view, rng=rng, stats=stats)  # sample(n)
         if view.player == slot.member:  # the league's rollout member: played, not learned
             _play(cfg, slot, member_search(game, sample, view, cfg.teacher_iterations, rng),
                   rng)
