@@ -55,7 +55,7 @@
 #   value_rule: the value check by the mean: Kuhn and Leduc seed 4 retrained under it, and
 #     the seeds part's seed-4 checkpoints with and without values (after seeds)
 #   league: Love Letter with selfplay.league=0.5 (a rollout member in half the self-play
-#     games), seeds 0 and 1, against so_ismcts and pimc (after love_letter)
+#     games), seeds 0-2, against so_ismcts and pimc (after love_letter)
 #   priors_lead: the rule reversed (the priors stay only on a lead of more than 2 SE):
 #     seed 0 of phantom tic-tac-toe, Leduc, Liar's Dice and Kuhn retrained, what each
 #     check records, phantom's seed 1 as recorded, and the seed-0 checkpoints of phantom
@@ -576,10 +576,10 @@ value_rule() {  # the value check by the mean: Kuhn and Leduc seed 4 retrained u
   done
 }
 
-league() {  # Love Letter with a rollout member in half the self-play games, seeds 0 and 1;
+league() {  # Love Letter with a rollout member in half the self-play games, seeds 0-2;
   # each against so_ismcts (deal seed 97) and pimc (deal seed 131), and the recipe's against pimc
   local s run
-  for s in 0 1; do
+  for s in 0 1 2; do
     run=runs/s42_ll_league_s$s
     $PY scripts/train.py "${LL[@]}" selfplay.league=0.5 trainer.seed=$s experiment.run_dir=$run \
       logger.progress=false
@@ -589,7 +589,7 @@ league() {  # Love Letter with a rollout member in half the self-play games, see
   $PY scripts/evaluate.py checkpoint=runs/s42_ll_league_s0/checkpoints/last.pt \
     "agents=[planner,so_ismcts]" knobs.planner.value_mix=0 time_per_move=0.01 deals=1000 seed=97 \
     workers=2 progress=false output=$OUT/love_letter_league_s0_novalues_vs_so_ismcts_t0.01_s97.json
-  for run in s42_ll_league_s0 s42_ll_league_s1 recipe_love_letter_s0 recipe_love_letter_s1 \
+  for run in s42_ll_league_s0 s42_ll_league_s1 s42_ll_league_s2 recipe_love_letter_s0 recipe_love_letter_s1 \
       recipe_love_letter_s2; do
     local name=${run/s42_ll_league/love_letter_league}
     $PY scripts/evaluate.py checkpoint=runs/$run/checkpoints/last.pt "agents=[planner,pimc]" \
