@@ -584,7 +584,7 @@ league() {  # Love Letter with a rollout member in half the self-play games, see
     $PY scripts/train.py "${LL[@]}" selfplay.league=0.5 trainer.seed=$s experiment.run_dir=$run \
       logger.progress=false
     cp $run/results.json $OUT/love_letter_league_s${s}_run.json
-    vs_so_at $run/checkpoints/last.pt love_letter_league_s${s}_vs_so_ismcts_t0.01_s97.json
+    vs_so $run/checkpoints/last.pt 0.01 love_letter_league_s$s
   done
   $PY scripts/evaluate.py checkpoint=runs/s42_ll_league_s0/checkpoints/last.pt \
     "agents=[planner,so_ismcts]" knobs.planner.value_mix=0 time_per_move=0.01 deals=1000 seed=97 \
@@ -596,11 +596,6 @@ league() {  # Love Letter with a rollout member in half the self-play games, see
       time_per_move=0.01 deals=1000 seed=131 workers=2 progress=false \
       output=$OUT/${name#recipe_}_vs_pimc_t0.01_s131.json
   done
-}
-
-vs_so_at() {  # CHECKPOINT FILE: against so_ismcts at 0.01 s, deal seed 97, into $OUT/FILE
-  $PY scripts/evaluate.py checkpoint="$1" "agents=[planner,so_ismcts]" time_per_move=0.01 \
-    deals=1000 seed=97 workers=2 progress=false output=$OUT/$2
 }
 
 run_sections "leduc leduc_values liars_dice liars_dice2 values kuhn phantom_ttt ladders root priors_lead crazy_eights skull love_letter generation_checks value_check seeds value_rule league" "$@"
