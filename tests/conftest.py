@@ -92,3 +92,9 @@ def skull():
 def love_letter():
     """The sixth outside game (examples/love_letter.py)."""
     yield from _for_one_test("examples.love_letter", "LoveLetter")
+
+
+@pytest.fixture
+def battleship():
+    """The seventh outside game (examples/battleship.py)."""
+    yield from _for_one_test("examples.battleship", "Battleship")
