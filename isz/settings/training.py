@@ -216,19 +216,19 @@ TRAINER = Group("trainer", "Learning, evaluation, checkpoints, actors", [
             "the values if ahead on the mean (chips on poker; none on a tie) (0: no "
             "check, value_mix 0; equal to root_check_deals, the root check's rounds reuse "
             "the matches it kept)", check=_check_deals, shape="0 or an int >= 2"),
-    Setting("value_check_rounds", int, 2, "rounds of value_check_deals fresh deals the "
+    Setting("value_check_rounds", int, 1, "rounds of value_check_deals fresh deals the "
             "value check plays at most: another only while the values lead by less than 2 "
-            "SE", lo=1),
+            "SE (1: one round's mean decides)", lo=1),
     Setting("root_check_deals", int, 300, "deals a round of the final root check, after "
             "the value check: the planner with its root's PUCT on the network's priors and "
             "with so_ismcts's UCB there (c_puct 0, the value mix kept), each against "
             "so_ismcts on the same deals at ladder_time a move; the run records the rule "
             "with the higher mean return (c_puct as trained or 0; UCB on a tie) (0: no "
             "check, c_puct as trained)", check=_check_deals, shape="0 or an int >= 2"),
-    Setting("root_check_rounds", int, 2, "rounds of root_check_deals fresh deals the root "
+    Setting("root_check_rounds", int, 1, "rounds of root_check_deals fresh deals the root "
             "check plays at most: it stops once either rule leads by more than 2 SE in the "
             "game's returns, paired over all the deals played, and otherwise picks by the "
-            "mean after its last round", lo=1),
+            "mean after its last round (1: one round's mean decides)", lo=1),
     Setting("generation_checks", str, "off", "at the end of every generation but the "
             "last, the final checks (value_check_deals, root_check_deals) judge the network "
             "as it stands and the generation's snapshot records their verdict; root: the "

@@ -9,23 +9,29 @@ seat 0 against so_ismcts (``trainer.eval_knobs``) on the same deals at
 1. `value_check` (``trainer.value_check_deals``, ``trainer.value_check_rounds``): the
    network's values at the root (``value_mix`` = `VALUE_CHECK_MIX`) against none, the
    root as trained (PUCT on the priors, by default). The values are kept when ahead on
-   the mean over the rounds played: a round, and while they lead by less than 2 SE
-   another, at most ``value_check_rounds``; behind after a round, they are left out at
-   once (no values on a tie). The rule before kept them only on a lead of more than 2 SE
-   after one round; at training seeds never run before it left them out where they had
-   paid at every other seed (Kuhn poker: +0.017 ± 0.014 in its check, and the planner so
-   recorded led so_ismcts by +0.018 chips where the others led by +0.04).
+   the mean over the rounds played (no values on a tie): by default one round; with
+   ``value_check_rounds`` > 1, another while they lead by less than 2 SE, and out at once
+   when behind. A rule that kept them only on a lead of more than 2 SE left them out at
+   training seeds never run before where they had paid at every other seed (Kuhn poker:
+   +0.017 ± 0.014 in its check, and the planner so recorded led so_ismcts by +0.018
+   chips where the others led by +0.04).
 2. `root_check` (``trainer.root_check_deals``, ``trainer.root_check_rounds``): the
    root's rule, PUCT on the network's priors (``c_puct`` as trained) or so_ismcts's UCB
    (``c_puct=0``), each with the values where the first check kept them. Neither rule is
    the safe one: on Liar's Dice with two dice UCB leads by +0.13 in returns, on the recon
    adversary and on Crazy Eights the priors lead. So the check picks the rule ahead: as
-   soon as one leads by more than 2 SE, else after its last round of fresh deals by the
-   higher mean (UCB on a tie). A single 300-deal round is too noisy for a fixed default
-   either way: on Crazy Eights (examples/crazy_eights.py) it found the priors 1.8 SE
-   ahead and, under the rule before (the priors only on a 2-SE lead), recorded UCB,
-   which led so_ismcts by +0.011 ± 0.018 at 0.01 s where the priors led by
-   +0.061 ± 0.017.
+   soon as one leads by more than 2 SE, else after its last round of fresh deals
+   (``root_check_rounds``, by default one) by the higher mean (UCB on a tie). A 2-SE bar
+   for either side makes a default of the other: on Crazy Eights (examples/
+   crazy_eights.py) the check found the priors 1.8 SE ahead and, under such a bar,
+   recorded UCB, which led so_ismcts by +0.011 ± 0.018 at 0.01 s where the priors led
+   by +0.061 ± 0.017.
+
+A pick by one round's mean is wrong more often than by two rounds', but only where the
+two variants are close, so its expected cost (the gap times the chance of the wrong
+pick) is at most 0.17 SE of a round, and a second round lowers that by at most 0.085 SE
+(about 0.0003 in returns on tricks, 0.003 chips on Leduc) for another match of each
+variant; the default plays one (docs/results/checks.md).
 
 Both are judged against so_ismcts, not head to head, because there the two disagree: on
 Goofspiel the UCB root with values beats the PUCT root head to head by +0.26 in returns

@@ -25,9 +25,10 @@ class _Played:
 
 
 def _checks(monkeypatch, *matches, record=None, value_deals=0, root_deals=8, say=None,
-            played=None):
+            played=None, rounds=2):
     """`final_checks` with each match's seat-0 returns a deal given (``matches``, in the
-    order played); returns its scalars and the specs it played (into ``played``)."""
+    order played), at most ``rounds`` rounds a check (the default is one; two test the
+    rounds' rule); returns its scalars and the specs it played (into ``played``)."""
     played = [] if played is None else played
     returns = iter([np.asarray(x, float) for x in matches])
 
@@ -40,6 +41,8 @@ def _checks(monkeypatch, *matches, record=None, value_deals=0, root_deals=8, say
     cfg.game.name = "kuhn_poker"
     cfg.trainer.value_check_deals = value_deals
     cfg.trainer.root_check_deals = root_deals
+    if rounds is not None:
+        cfg.trainer.value_check_rounds = cfg.trainer.root_check_rounds = rounds
     cfg.trainer.eval_workers = 1
     game = isz.make_game("kuhn_poker")
     model = build_model(game, ModelConfig(width=8, depth=1))
@@ -125,6 +128,27 @@ def test_the_values_are_kept_on_a_lead_over_2_se_against_so_ismcts(monkeypatch):
                           root_deals=8)
     assert out["value_check/diff"] == -1 and out["value_check/value_mix"] == 0.0
     assert [s.deals for s in played] == [6, 6, 8, 8]
+
+
+def test_by_default_one_round_and_its_mean_decide_both_checks(monkeypatch):
+    """The defaults play one round a check: values 1.9 SE ahead are kept, the priors 1.9
+    SE ahead stay, and no match is played on fresh deals."""
+    assert (TrainConfig().trainer.value_check_rounds,
+            TrainConfig().trainer.root_check_rounds) == (1, 1)
+    se = 0.25 / np.sqrt(7)
+    close = LUCK + 1.9 * se + np.array([0.25, -0.25] * 4)
+    ucb = close - 1.9 * se + np.array([0.25, -0.25] * 4)
+    out, played = _checks(monkeypatch, close, LUCK, ucb, value_deals=8, rounds=None)
+    assert {s.seed for s in played} == {3} and len(played) == 3
+    assert out["value_check/value_mix"] == checks.VALUE_CHECK_MIX
+    assert out["value_check/deals"] == out["root_check/deals"] == 8
+    assert 0 < -out["root_check/diff"] < 2 * out["root_check/se"]
+    assert out["root_check/c_puct"] == 1.5
+    # behind by the mean, within 2 SE: out, and UCB's mean ahead: UCB
+    out, _ = _checks(monkeypatch, LUCK - 1.9 * se + np.array([0.25, -0.25] * 4), LUCK,
+                     LUCK + 0.5 * se + np.array([0.25, -0.25] * 4), value_deals=8,
+                     rounds=None)
+    assert out["value_check/value_mix"] == 0.0 and out["root_check/c_puct"] == 0.0
 
 
 def test_values_within_2_se_get_a_second_round_then_the_mean(monkeypatch):
