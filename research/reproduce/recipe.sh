@@ -54,6 +54,10 @@
 #     seed 131; so_ismcts + voids on tricks)
 #   value_rule: the value check by the mean: Kuhn and Leduc seed 4 retrained under it, and
 #     the seeds part's seed-4 checkpoints with and without values (after seeds)
+#   battleship: examples/battleship.py (held out), training seeds 0-2, each against
+#     so_ismcts at 0.01 s (deal seed 139); seed 0 with uniform worlds and with c_puct=0,
+#     and at 0.05 s (300 deals); the game's reference matchups (so_ismcts against pimc
+#     and random, cheat_uct against so_ismcts)
 #   league: Love Letter with selfplay.league=0.5 (a rollout member in half the self-play
 #     games), seeds 0-2, against so_ismcts and pimc (after love_letter)
 #   priors_lead: the rule reversed (the priors stay only on a lead of more than 2 SE):
@@ -598,4 +602,35 @@ league() {  # Love Letter with a rollout member in half the self-play games, see
   done
 }
 
-run_sections "leduc leduc_values liars_dice liars_dice2 values kuhn phantom_ttt ladders root priors_lead crazy_eights skull love_letter generation_checks value_check seeds value_rule league" "$@"
+BS=(game.name=battleship game.module=examples.battleship)
+
+# bs_match AGENTS TIME DEALS OUT [OVERRIDES...]: a Battleship match, deal seed 139, into $OUT/OUT.json
+bs_match() {
+  local agents=$1 t=$2 deals=$3 out=$4
+  shift 4
+  $PY scripts/evaluate.py game=battleship game_module=examples.battleship "agents=[$agents]" \
+    time_per_move=$t deals=$deals seed=139 workers=2 progress=false output=$OUT/$out.json "$@"
+}
+
+battleship() {  # held out: the reference matchups, then seeds 0-2 against so_ismcts
+  local s run
+  bs_match so_ismcts,pimc 0.01 300 battleship_so_ismcts_vs_pimc_t0.01
+  bs_match so_ismcts,random 0.01 300 battleship_so_ismcts_vs_random_t0.01
+  bs_match cheat_uct,so_ismcts 0.01 300 battleship_cheat_uct_vs_so_ismcts_t0.01
+  for s in 0 1 2; do
+    run=runs/recipe_battleship_s$s
+    $PY scripts/train.py "${BS[@]}" trainer.seed=$s experiment.run_dir=$run logger.progress=false
+    cp $run/results.json $OUT/battleship_s${s}_run.json
+    bs_match planner,so_ismcts 0.01 1000 battleship_s${s}_vs_so_ismcts_t0.01 \
+      checkpoint=$run/checkpoints/last.pt
+  done
+  # seed 0 with uniform worlds (no opponent model), and with so_ismcts's UCB root
+  bs_match planner,so_ismcts 0.01 1000 battleship_s0_beliefuniform_vs_so_ismcts_t0.01 \
+    checkpoint=runs/recipe_battleship_s0/checkpoints/last.pt knobs.planner.belief=uniform
+  bs_match planner,so_ismcts 0.01 1000 battleship_s0_c_puct0_vs_so_ismcts_t0.01 \
+    checkpoint=runs/recipe_battleship_s0/checkpoints/last.pt knobs.planner.c_puct=0
+  bs_match planner,so_ismcts 0.05 300 battleship_s0_vs_so_ismcts_t0.05 \
+    checkpoint=runs/recipe_battleship_s0/checkpoints/last.pt
+}
+
+run_sections "leduc leduc_values liars_dice liars_dice2 values kuhn phantom_ttt ladders root priors_lead crazy_eights skull love_letter generation_checks value_check seeds value_rule league battleship" "$@"
