@@ -56,7 +56,7 @@
 #     the seeds part's seed-4 checkpoints with and without values (after seeds)
 #   battleship: examples/battleship.py (held out), training seeds 0-2, each against
 #     so_ismcts at 0.01 s (deal seed 139); seed 0 with uniform worlds and with c_puct=0,
-#     and at 0.05 s (300 deals); the game's reference matchups (so_ismcts against pimc
+#     its worlds against uniform ones paired (deal seed 143), and at 0.05 s (300 deals); the game's reference matchups (so_ismcts against pimc
 #     and random, cheat_uct against so_ismcts)
 #   league: Love Letter with selfplay.league=0.5 (a rollout member in half the self-play
 #     games), seeds 0-2, against so_ismcts and pimc (after love_letter)
@@ -629,6 +629,10 @@ battleship() {  # held out: the reference matchups, then seeds 0-2 against so_is
     checkpoint=runs/recipe_battleship_s0/checkpoints/last.pt knobs.planner.belief=uniform
   bs_match planner,so_ismcts 0.01 1000 battleship_s0_c_puct0_vs_so_ismcts_t0.01 \
     checkpoint=runs/recipe_battleship_s0/checkpoints/last.pt knobs.planner.c_puct=0
+  $PY -m research.paired_vs runs/recipe_battleship_s0/checkpoints/last.pt --game battleship \
+    --game-module examples.battleship --variant replay=belief=replay \
+    --variant uniform=belief=uniform --time 0.01 --deals 1000 --seed 143 --workers 2 \
+    --output $OUT/battleship_s0_replay_vs_uniform_paired_t0.01_s143.json
   bs_match planner,so_ismcts 0.05 300 battleship_s0_vs_so_ismcts_t0.05 \
     checkpoint=runs/recipe_battleship_s0/checkpoints/last.pt
 }
