@@ -84,14 +84,6 @@ def _fleet(s, params, q):
 
 
 @nb.njit(cache=True)
-def _fleet_size(params):
-    total = 0
-    for j in range(params[1]):
-        total += params[2 + j]
-    return total
-
-
-@nb.njit(cache=True)
 def _marks(s, params, shooter, result):
     """The cells ``shooter`` shot with announced ``result``, as a bitmask."""
     _, k, m, ns = _layout(params)
@@ -282,8 +274,8 @@ class Battleship(Game):
 
     @property
     def _sizes(self) -> tuple[int, int, int]:
-        sq = self.params["size"] ** 2
-        return sq, self.params["ships"], 2 * sq
+        """(S, K, M): cells, ships, shot slots (the kernels' `_layout`)."""
+        return _layout(self.kparams)[:3]
 
     def initial_data(self) -> np.ndarray:
         s = np.full(self.state_size, -1, dtype=np.int64)
