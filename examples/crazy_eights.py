@@ -160,12 +160,17 @@ def apply_action(s, params, a):
 
 @nb.njit(cache=True)
 def returns(s, params, out):
+    # Loops, not an array's .min(): numba 0.68 fails to type that method here when the
+    # search kernels inline their call of this function, on a cold kernel cache.
     P, L = params[0], params[6]
-    sizes = np.array([_bits(s[L + HANDS + q]) for q in range(P)])
-    win = sizes == sizes.min()  # the empty hand, or the fewest cards when blocked
-    k = win.sum()
+    least = _bits(s[L + HANDS])
+    for q in range(1, P):
+        least = min(least, _bits(s[L + HANDS + q]))
+    k = 0  # winners: the empty hand, or the fewest cards when blocked
     for q in range(P):
-        out[q] = (P - k) / (k * (P - 1)) if win[q] else -1.0 / (P - 1)
+        k += _bits(s[L + HANDS + q]) == least
+    for q in range(P):
+        out[q] = (P - k) / (k * (P - 1)) if _bits(s[L + HANDS + q]) == least else -1.0 / (P - 1)
 
 
 @nb.njit(cache=True)

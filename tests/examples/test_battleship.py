@@ -15,8 +15,7 @@ import pytest
 import isz
 from isz.belief import UniformBelief
 from isz.games.base import State
-from tests.conftest import random_history
-from tests.examples.twins import assert_same_action_on_twins, tiny_checkpoint
+from tests.examples.twins import assert_same_action_on_twins, random_decisions, tiny_checkpoint
 
 S = 16  # cells on the default 4 × 4 board; placements are S + o * S + c
 
@@ -190,18 +189,13 @@ def test_bad_parameters(battleship, params, words):
         isz.make_game("battleship", **params)
 
 
-def _decisions(game, rng, count=40):
-    for _ in range(count):
-        yield random_history(game, rng, int(rng.integers(3, 20)))
-
-
 @pytest.mark.parametrize("agent", ["so_ismcts", "pimc"])
 def test_search_decides_from_the_view(battleship, agent):
     """Two true states that share the deciding seat's view (the other fleet differs):
     one action, for 5 such pairs."""
     game = isz.make_game("battleship")
     rng = np.random.default_rng(3)
-    assert_same_action_on_twins(game, _decisions(game, rng),
+    assert_same_action_on_twins(game, random_decisions(game, rng, 3, 20),
                                 lambda: isz.make_agent(agent, game, iterations=60), rng)
 
 
@@ -215,6 +209,6 @@ def test_the_network_planner_decides_from_the_view(battleship, tmp_path):
     assert resolve_belief("auto", game, network=True) == "replay"
     path = tiny_checkpoint(game, tmp_path / "battleship.pt")
     rng = np.random.default_rng(3)
-    assert_same_action_on_twins(game, _decisions(game, rng), lambda: isz.load_planner(
+    assert_same_action_on_twins(game, random_decisions(game, rng, 3, 20), lambda: isz.load_planner(
         path, game, device="cpu", agent="guided_so_ismcts", belief="replay", iterations=40),
         rng)

@@ -12,7 +12,7 @@ import pytest
 import isz
 from isz.belief import PosteriorBelief, UniformBelief
 from tests.conftest import random_history
-from tests.examples.twins import assert_same_action_on_twins, tiny_checkpoint
+from tests.examples.twins import assert_same_action_on_twins, random_decisions, tiny_checkpoint
 
 
 def _card(label: str, ranks: int = 6) -> int:
@@ -246,18 +246,13 @@ def test_bad_parameters(crazy_eights, params, words):
         isz.make_game("crazy_eights", **params)
 
 
-def _decisions(game, rng, count=40):
-    for _ in range(count):
-        yield random_history(game, rng, int(rng.integers(12, 40)))
-
-
 @pytest.mark.parametrize("agent", ["so_ismcts", "mo_ismcts"])
 def test_search_decides_from_the_view(crazy_eights, agent):
     """Two true states that share the deciding seat's view (the hidden cards differ):
     one action, for 5 such pairs."""
     game = isz.make_game("crazy_eights")
     rng = np.random.default_rng(3)
-    assert_same_action_on_twins(game, _decisions(game, rng),
+    assert_same_action_on_twins(game, random_decisions(game, rng, 12, 40),
                                 lambda: isz.make_agent(agent, game, iterations=60), rng)
 
 
@@ -271,6 +266,6 @@ def test_the_network_planner_decides_from_the_view(crazy_eights, tmp_path):
     assert resolve_belief("auto", game, network=True) == "replay"
     path = tiny_checkpoint(game, tmp_path / "c8.pt")
     rng = np.random.default_rng(3)
-    assert_same_action_on_twins(game, _decisions(game, rng), lambda: isz.load_planner(
+    assert_same_action_on_twins(game, random_decisions(game, rng, 12, 40), lambda: isz.load_planner(
         path, game, device="cpu", agent="guided_so_ismcts", belief="replay", iterations=40),
         rng)

@@ -14,8 +14,7 @@ import pytest
 import isz
 from isz.belief import UniformBelief
 from isz.games.base import State
-from tests.conftest import random_history
-from tests.examples.twins import assert_same_action_on_twins, tiny_checkpoint
+from tests.examples.twins import assert_same_action_on_twins, random_decisions, tiny_checkpoint
 
 G, PR, B, H, P, K, C, X = range(8)  # Guard .. Princess
 PRIEST, BARON, HANDMAID, PRINCE_OPP, PRINCE_SELF, KING, COUNTESS = range(8, 15)
@@ -225,18 +224,13 @@ def test_the_resampler_reaches_every_world_and_only_those(love_letter):
         assert got == exact, (k, exact - got, got - exact)
 
 
-def _decisions(game, rng, count=40):
-    for _ in range(count):
-        yield random_history(game, rng, int(rng.integers(7, 20)))
-
-
 @pytest.mark.parametrize("agent", ["so_ismcts", "mo_ismcts", "pimc"])
 def test_search_decides_from_the_view(love_letter, agent):
     """Two true states that share the deciding seat's view (the opponent's cards or the
     card set aside differ): one action, for 5 such pairs."""
     game = isz.make_game("love_letter")
     rng = np.random.default_rng(3)
-    assert_same_action_on_twins(game, _decisions(game, rng),
+    assert_same_action_on_twins(game, random_decisions(game, rng, 7, 20),
                                 lambda: isz.make_agent(agent, game, iterations=60), rng)
 
 
@@ -251,7 +245,7 @@ def test_the_network_planner_decides_from_the_view(love_letter, tmp_path, value_
     assert resolve_belief("auto", game, network=True) == "replay"
     path = tiny_checkpoint(game, tmp_path / "love_letter.pt")
     rng = np.random.default_rng(3)
-    assert_same_action_on_twins(game, _decisions(game, rng), lambda: isz.load_planner(
+    assert_same_action_on_twins(game, random_decisions(game, rng, 7, 20), lambda: isz.load_planner(
         path, game, device="cpu", agent="guided_so_ismcts", belief="replay", iterations=40,
         value_mix=value_mix), rng)
 

@@ -17,7 +17,7 @@ from isz.belief import PosteriorBelief, UniformBelief
 from isz.games import new_rng
 from isz.games.base import State
 from tests.conftest import random_history
-from tests.examples.twins import assert_same_action_on_twins, tiny_checkpoint
+from tests.examples.twins import assert_same_action_on_twins, random_decisions, tiny_checkpoint
 
 F, S = 0, 1  # place a flower / the skull; chance: flower / skull
 
@@ -331,18 +331,13 @@ def test_bad_parameters(skull, params, words):
         isz.make_game("skull", **params)
 
 
-def _decisions(game, rng, count=40):
-    for _ in range(count):
-        yield random_history(game, rng, int(rng.integers(2, 12)))
-
-
 @pytest.mark.parametrize("agent", ["so_ismcts", "mo_ismcts", "pimc"])
 def test_search_decides_from_the_view(skull, agent):
     """Two true states that share the deciding seat's view (other seats' discs differ):
     one action, for 5 such pairs."""
     game = isz.make_game("skull", players=3)
     rng = np.random.default_rng(3)
-    assert_same_action_on_twins(game, _decisions(game, rng),
+    assert_same_action_on_twins(game, random_decisions(game, rng, 2, 12),
                                 lambda: isz.make_agent(agent, game, iterations=60), rng)
 
 
@@ -359,7 +354,7 @@ def test_the_network_planner_decides_from_the_view(skull, tmp_path, value_mix):
     assert resolve_belief("auto", game, network=True) == "replay"
     path = tiny_checkpoint(game, tmp_path / "skull.pt")
     rng = np.random.default_rng(3)
-    assert_same_action_on_twins(game, _decisions(game, rng), lambda: isz.load_planner(
+    assert_same_action_on_twins(game, random_decisions(game, rng, 2, 12), lambda: isz.load_planner(
         path, game, device="cpu", agent="guided_so_ismcts", belief="replay", iterations=40,
         value_mix=value_mix),
         rng)

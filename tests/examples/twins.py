@@ -4,12 +4,13 @@ view (a twin drawn from that view by the game's uniform resampler)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 
 import numpy as np
 
 from isz.belief import UniformBelief
 from isz.games.base import Game, State
+from tests.conftest import random_history
 
 
 def tiny_checkpoint(game: Game, path) -> str:
@@ -22,6 +23,14 @@ def tiny_checkpoint(game: Game, path) -> str:
     torch.manual_seed(0)
     cfg = ModelConfig(8, 0)
     return str(save_checkpoint(path, model=build_model(game, cfg), game=game, model_cfg=cfg))
+
+
+def random_decisions(game: Game, rng: np.random.Generator, lo: int, hi: int,
+                     count: int = 40) -> Iterator[State]:
+    """``count`` states, each reached by ``random_history`` in ``lo`` to ``hi - 1``
+    steps (drawn from ``rng``): the candidates ``assert_same_action_on_twins`` scans."""
+    for _ in range(count):
+        yield random_history(game, rng, int(rng.integers(lo, hi)))
 
 
 def assert_same_action_on_twins(game: Game, states: Iterable[State],
