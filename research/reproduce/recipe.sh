@@ -56,8 +56,10 @@
 #     the seeds part's seed-4 checkpoints with and without values (after seeds)
 #   battleship: examples/battleship.py (held out), training seeds 0-2, each against
 #     so_ismcts at 0.01 s (deal seed 139); seed 0 with uniform worlds and with c_puct=0,
-#     its worlds against uniform ones paired (deal seed 143), and at 0.05 s (300 deals); the game's reference matchups (so_ismcts against pimc
-#     and random, cheat_uct against so_ismcts)
+#     its worlds against uniform ones paired (deal seed 143); seeds 0-2 at 0.05 s, as
+#     their runs record them; seeds 0 and 1 at 0.01 s with the values at the root; the
+#     game's reference matchups (so_ismcts against pimc and random, cheat_uct against
+#     so_ismcts)
 #   league: Love Letter with selfplay.league=0.5 (a rollout member in half the self-play
 #     games), seeds 0-2, against so_ismcts and pimc (after love_letter)
 #   priors_lead: the rule reversed (the priors stay only on a lead of more than 2 SE):
@@ -633,8 +635,15 @@ battleship() {  # held out: the reference matchups, then seeds 0-2 against so_is
     --game-module examples.battleship --variant replay=belief=replay \
     --variant uniform=belief=uniform --time 0.01 --deals 1000 --seed 143 --workers 2 \
     --output $OUT/battleship_s0_replay_vs_uniform_paired_t0.01_s143.json
-  bs_match planner,so_ismcts 0.05 300 battleship_s0_vs_so_ismcts_t0.05 \
-    checkpoint=runs/recipe_battleship_s0/checkpoints/last.pt
+  for s in 0 1 2; do  # five times the time; then the same checkpoints at 0.01 s again,
+    # as a run on another machine may record them (its checks are matches at equal time)
+    bs_match planner,so_ismcts 0.05 1000 battleship_s${s}_vs_so_ismcts_t0.05 \
+      checkpoint=runs/recipe_battleship_s$s/checkpoints/last.pt
+  done
+  for s in 0 1; do
+    bs_match planner,so_ismcts 0.01 1000 battleship_s${s}_values_vs_so_ismcts_t0.01 \
+      checkpoint=runs/recipe_battleship_s$s/checkpoints/last.pt knobs.planner.value_mix=0.25
+  done
 }
 
 run_sections "leduc leduc_values liars_dice liars_dice2 values kuhn phantom_ttt ladders root priors_lead crazy_eights skull love_letter generation_checks value_check seeds value_rule league battleship" "$@"
