@@ -17,12 +17,13 @@ from pathlib import Path
 
 import pytest
 
+from tests.conftest import ALL_GAMES
+
 ROOT = Path(__file__).resolve().parents[2]
-GAMES = [("coin_guess", "-"), ("kuhn_poker", "-"), ("leduc_poker", "-"), ("oh_hell", "-"),
-         ("recon", "-"), ("tricks", "-"), ("goofspiel", "examples.goofspiel"),
-         ("liars_dice", "examples.liars_dice"), ("phantom_ttt", "examples.phantom_ttt"),
-         ("crazy_eights", "examples.crazy_eights"), ("skull", "examples.skull"),
-         ("love_letter", "examples.love_letter"), ("battleship", "examples.battleship")]
+EXAMPLES = ["goofspiel", "liars_dice", "phantom_ttt", "crazy_eights", "skull", "love_letter",
+            "battleship"]
+# the package's games as registered ("-": nothing to import), then examples/'s
+GAMES = [(n, "-") for n in ALL_GAMES] + [(n, f"examples.{n}") for n in EXAMPLES]
 
 FIRST_MOVES = r"""
 import importlib, sys
