@@ -96,3 +96,19 @@ class Kernel:
                 what = getattr(fn, "__qualname__", repr(fn))
                 raise IszError(f"kernel function {f.name} ({what}) is not numba-compiled: "
                                "decorate it with @numba.njit (every kernel function must be)")
+            _keep_reference_counting(fn)
+
+
+def _keep_reference_counting(fn) -> None:
+    """Compile ``fn`` with numba's reference counting wherever it is first typed.
+
+    The search entry points compile without it (`isz.search.jit.entry`), and numba
+    gives a callee that does not set the option its caller's: a rule function first
+    typed from an entry (a cold kernel cache, a search before anything else) could then
+    not allocate an array (numba: "Only accept returning of array passed into the
+    function as argument"), and nor could what it calls. Set here, the option holds for
+    the function and, inherited, for its callees. An entry never receives an array a
+    rule function allocated (results go to ``out`` arguments), so nothing leaks.
+    A dispatcher's ``targetoptions`` is the dict its compiler reads at each compile.
+    """
+    fn.targetoptions.setdefault("_nrt", True)

@@ -1,12 +1,14 @@
 """Every game's searches compile first on a cold kernel cache.
 
 A user's first command may be a match, not the conformance checker: then numba types
-the game's functions for the first time inlined into the search kernels, a context
-where numba compiles them without reference counting (the search entry points,
-`isz/search/jit.py`) and so refuses any that allocates an array: Crazy Eights' ``returns``
-failed so until it used loops. The suite's own order hid it: the warm cache from an
-earlier test served the function already typed. Each case runs in a fresh process with an empty
-``ISZ_CACHE_DIR``: so_ismcts, then the network planner on an untrained checkpoint."""
+the game's functions for the first time from inside the search kernels, whose entry
+points compile without reference counting (`isz/search/jit.py`); a callee that does not
+set the option takes its caller's, and so a rule function that allocated an array
+(Crazy Eights' ``returns`` once, phantom tic-tac-toe's ``chance_outcomes``) failed to
+compile. `isz.games.kernel.Kernel` now sets it on every rule function. The suite's own
+order hid it: the warm cache from an earlier test served the function already typed.
+Each case runs in a fresh process with an empty ``ISZ_CACHE_DIR``: so_ismcts, then the
+network planner on an untrained checkpoint."""
 
 from __future__ import annotations
 
@@ -48,16 +50,8 @@ print(moves)
 """
 
 
-# Open: phantom tic-tac-toe's kernel functions allocate (np.zeros), and the search entry
-# points compile without numba's reference counting (isz/search/jit.py): whichever of
-# them types such a function first fails. It passes once Python has compiled them.
-KNOWN = {"phantom_ttt": "its chance_outcomes allocates a board, first typed in an entry"}
-
-
 @pytest.mark.slow
-@pytest.mark.parametrize("name, module", [
-    pytest.param(n, m, marks=pytest.mark.xfail(strict=True, reason=KNOWN[n])) if n in KNOWN
-    else (n, m) for n, m in GAMES])
+@pytest.mark.parametrize("name, module", GAMES)
 def test_the_searches_compile_first_on_a_cold_cache(tmp_path, name, module):
     env = dict(os.environ, ISZ_CACHE_DIR=str(tmp_path / "cache"), PYTHONPATH=str(ROOT))
     env.pop("NUMBA_CACHE_DIR", None)  # else numba would not use the empty folder
