@@ -64,6 +64,54 @@ def test_kernel_refuses_a_plain_python_function():
     assert isinstance(dataclasses.replace(KUHN, legal_actions=nb.njit(legal_actions)), Kernel)
 
 
+def _allocating_chance_outcomes():
+    """Kuhn's deal written the way a newcomer might: a helper returns a fresh array."""
+    @nb.njit
+    def dealt(s):
+        seen = np.zeros(3, dtype=np.int64)
+        if s[0] >= 0:
+            seen[s[0]] = 1
+        return seen
+
+    @nb.njit
+    def chance_outcomes(s, params, out_a, out_p):
+        seen = dealt(s)
+        n = 0
+        for c in range(3):
+            if seen[c] == 0:
+                out_a[n] = c
+                n += 1
+        for i in range(n):
+            out_p[i] = 1.0 / n
+        return n
+    return chance_outcomes
+
+
+@pytest.mark.parametrize("in_a_kernel", [True, False])
+def test_a_rule_function_may_allocate_though_first_typed_in_a_search_entry(in_a_kernel):
+    """A search entry point compiles without numba's reference counting
+    (`isz.search.jit.entry`) and a callee takes its caller's setting unless it has its
+    own: Kernel gives every rule function its own, so the first compile of one from
+    inside a search (a cold kernel cache) may allocate. Fresh dispatchers each run: no
+    cache can have typed them first."""
+    fn = _allocating_chance_outcomes()
+    if in_a_kernel:
+        fn = dataclasses.replace(KUHN, chance_outcomes=fn).chance_outcomes
+
+    @nb.njit(_nrt=False)  # how isz.search.jit.entry compiles, less the disk cache
+    def entry(s, params, out_a, out_p):
+        return fn(s, params, out_a, out_p)
+
+    s, params = np.array([1, -1, 0, -1, -1, -1]), np.zeros(1, dtype=np.int64)
+    out_a, out_p = np.zeros(3, dtype=np.int64), np.zeros(3)
+    if not in_a_kernel:  # the failure Kernel prevents, so the test can tell
+        with pytest.raises(nb.core.errors.TypingError, match="Only accept returning"):
+            entry(s, params, out_a, out_p)
+        return
+    assert entry(s, params, out_a, out_p) == 2
+    assert list(out_a[:2]) == [0, 2] and list(out_p[:2]) == [0.5, 0.5]
+
+
 @pytest.mark.parametrize("module, words", [
     ("no_such_package.game", "cannot import game module 'no_such_package.game'"),
     ("examples/goofspiel.py", "dotted module name"),
