@@ -196,6 +196,8 @@ def train(cfg: TrainConfig) -> dict[str, float]:
 
 
 def _iterate(cfg: TrainConfig, game, st, device, log: RunLogger, source) -> dict[str, float]:
+    """Iterations until ``trainer.iterations``: self-play, learning, the periodic steps,
+    then the checkpoint (and the final checks, at the last). Returns the last scalars."""
     t, run_dir = cfg.trainer, Path(cfg.experiment.run_dir)
     model_cfg = ModelConfig(width=cfg.model.width, depth=cfg.model.depth)
     sp_cfg = _selfplay_cfg(cfg)
@@ -210,31 +212,12 @@ def _iterate(cfg: TrainConfig, game, st, device, log: RunLogger, source) -> dict
         it_cfg = as_checked(dataclasses.replace(selfplay_cfg_at(cfg, sp_cfg, it),
                                                 playout_weights=st.playout_weights),
                             st.checked, GENERATION_CHECKS[t.generation_checks])
-        alpha = it_cfg.mirror_alpha
-        magnet_iteration = st.magnet_iteration
-        with log.step(f"self-play {it}", cfg.selfplay.games_per_iteration, "games") as bar:
-            pos, stats, scalars = source.collect(st, it_cfg, cfg.selfplay.games_per_iteration,
-                                                 progress=bar.update)
-        if stats.final_returns is not None:  # held-out: the network has not seen these games
-            scalars.update(value_diagnostics(st.model, pos, stats.final_returns, device))
-        st.buffer.add(pos)
-        st.counters["games"] += stats.games
-        st.counters["positions"] += stats.positions
-        scalars.update({f"perf/{k}": v for k, v in stats.as_scalars().items()})
-        scalars["selfplay/mean_game_length"] = stats.positions / max(stats.games, 1)
-        scalars["selfplay/buffer_size"] = len(st.buffer)
-        scalars.update({f"belief/{k}": v for k, v in stats.belief_scalars().items()})
+        magnet_iteration = st.magnet_iteration  # the magnet this iteration's targets use
+        pos, stats, scalars = _self_play(cfg, st, it_cfg, it, device, log, source)
         if not noted and scalars["perf/belief_share"] > BELIEF_SHARE_NOTE:
             noted = True  # once a start, at the first iteration over (compiling dilutes the first)
             log.say(belief_share_line(cfg, game, scalars["perf/belief_share"]))
-        with log.step(f"training {it}", t.steps_per_iteration, "steps") as bar:
-            scalars.update(_learn(st, cfg, device, bar))
-        if t.average_policy_from and it >= t.average_policy_from:
-            scalars.update(_learn_average_policy(st, t, game, pos, it, device, log))
-        if st.magnet is not None and it % cfg.search.magnet_every == 0:
-            st.snapshot_magnet(it)  # the magnet of the next magnet_every iterations
-        if t.average_from and it >= t.average_from:
-            st.accumulate_average()
+        scalars.update(_learn_iteration(cfg, game, st, pos, it, device, log))
         source.publish(st.model, it)
         work_s = time.perf_counter() - t_it
         scalars["perf/system_positions_per_s"] = stats.positions / work_s
@@ -249,21 +232,10 @@ def _iterate(cfg: TrainConfig, game, st, device, log: RunLogger, source) -> dict
             scalars.update(_check(game, st, cfg, device, it, log, record,
                                   lambda line, g=it: log.say(f"generation {g}: {line}")))
         if final or (t.eval_every and it % t.eval_every == 0):
-            deals = t.final_eval_deals if final else t.eval_deals
-            scalars.update(evaluate(game, st.model, cfg, device, deals, seed=t.seed + it,
-                                    step=log.step, record=record))
-            if st.average is not None:
-                scalars.update(exploitability_of(game, st.average, cfg, device, t.seed + it,
-                                                 log.step, prefix="eval/average_",
-                                                 record=record))
-            if st.average_policy is not None:
-                scalars.update(exploitability_of(game, st.average_policy.model, cfg, device,
-                                                 t.seed + it, log.step,
-                                                 prefix="eval/average_policy_",
-                                                 record=record))
+            scalars.update(_evaluations(game, st, cfg, device, it, log, record, final))
         if cfg.search.target == "mirror":
-            scalars["selfplay/mirror_alpha"] = alpha
-        if cfg.search.magnet == "network":  # the magnet this iteration's targets used
+            scalars["selfplay/mirror_alpha"] = it_cfg.mirror_alpha
+        if cfg.search.magnet == "network":
             scalars["selfplay/magnet_iteration"] = magnet_iteration
         score = _best_key(scalars, t)
         is_best = score is not None and score > st.best_score
@@ -284,6 +256,60 @@ def _iterate(cfg: TrainConfig, game, st, device, log: RunLogger, source) -> dict
         if t.ladder_deals and generation:
             _ladder(cfg, run_dir, device, log)
     return scalars
+
+
+def _self_play(cfg: TrainConfig, st, it_cfg: SelfPlayConfig, it: int, device,
+               log: RunLogger, source):
+    """Iteration ``it``'s games from ``source``, their positions added to the buffer.
+    Returns ``(positions, stats, scalars)``: the scalars are self-play's (``perf/``,
+    ``selfplay/``, ``belief/``) and, where the source holds games out, the value head's
+    error on them."""
+    with log.step(f"self-play {it}", cfg.selfplay.games_per_iteration, "games") as bar:
+        pos, stats, scalars = source.collect(st, it_cfg, cfg.selfplay.games_per_iteration,
+                                             progress=bar.update)
+    if stats.final_returns is not None:  # held-out: the network has not seen these games
+        scalars.update(value_diagnostics(st.model, pos, stats.final_returns, device))
+    st.buffer.add(pos)
+    st.counters["games"] += stats.games
+    st.counters["positions"] += stats.positions
+    scalars.update({f"perf/{k}": v for k, v in stats.as_scalars().items()})
+    scalars["selfplay/mean_game_length"] = stats.positions / max(stats.games, 1)
+    scalars["selfplay/buffer_size"] = len(st.buffer)
+    scalars.update({f"belief/{k}": v for k, v in stats.belief_scalars().items()})
+    return pos, stats, scalars
+
+
+def _learn_iteration(cfg: TrainConfig, game, st, pos, it: int, device,
+                     log: RunLogger) -> dict[str, float]:
+    """Iteration ``it``'s learning: the network's steps, then, where on, the average
+    policy's, the magnet's snapshot and the running mean of the weights."""
+    t = cfg.trainer
+    with log.step(f"training {it}", t.steps_per_iteration, "steps") as bar:
+        scalars = _learn(st, cfg, device, bar)
+    if t.average_policy_from and it >= t.average_policy_from:
+        scalars.update(_learn_average_policy(st, t, game, pos, it, device, log))
+    if st.magnet is not None and it % cfg.search.magnet_every == 0:
+        st.snapshot_magnet(it)  # the magnet of the next magnet_every iterations
+    if t.average_from and it >= t.average_from:
+        st.accumulate_average()
+    return scalars
+
+
+def _evaluations(game, st, cfg: TrainConfig, device, it: int, log: RunLogger, record: dict,
+                 final: bool) -> dict[str, float]:
+    """The periodic (or, at the last iteration, final) evaluation of the network as
+    ``record`` plays it, and the exploitability of the averages the run keeps."""
+    t = cfg.trainer
+    deals = t.final_eval_deals if final else t.eval_deals
+    out = evaluate(game, st.model, cfg, device, deals, seed=t.seed + it, step=log.step,
+                   record=record)
+    for model, prefix in ((st.average, "eval/average_"),
+                          (None if st.average_policy is None else st.average_policy.model,
+                           "eval/average_policy_")):
+        if model is not None:
+            out.update(exploitability_of(game, model, cfg, device, t.seed + it, log.step,
+                                         prefix=prefix, record=record))
+    return out
 
 
 def _check(game, st, cfg: TrainConfig, device, it: int, log: RunLogger, record: dict,
