@@ -55,13 +55,12 @@ def planner_rows(games: list[str], lanes: str, device: str, expand_after: str = 
                 yield row
 
 
-def main(argv=None) -> int:
-    """The ``isz-bench`` console command: every section asked for, one JSON line a row."""
+def _parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(description="isz benchmarks: JSON lines on stdout")
     ap.add_argument("--only", default="search,leaf,arena,belief,selfplay,planner,nn",
-                    help="comma list of sections: search, leaf, arena, belief, selfplay, "
-                         "planner, nn, distributed (not in the default: it trains for "
-                         "minutes), buffer (not in the default: it writes GBs)")
+                    help="comma list of sections: " + ", ".join(SECTIONS) + " (distributed "
+                         "is not in the default: it trains for minutes; nor is buffer: it "
+                         "writes GBs)")
     ap.add_argument("--planner-games", default="tricks,oh_hell")
     ap.add_argument("--planner-lanes", default="1,16",
                     help="lanes of the single-decision planner rows (1 = before batching)")
@@ -96,59 +95,87 @@ def main(argv=None) -> int:
                     help="buffer: the ring's positions and one iteration's (the oh_hell "
                     "preset's: 256 games of 33)")
     ap.add_argument("--out", default=None, help="also append the rows to this file")
-    a = ap.parse_args(argv)
-    sections = set(a.only.split(","))
+    return ap
+
+
+def _search(a):
+    for game, kind in SEARCH_POSITIONS:
+        if game in a.games.split(","):
+            for agent in a.agents.split(","):
+                yield search_speed(game, agent, kind, a.iterations, a.reps)
+
+
+def _leaf(a):
     games = a.games.split(",")
+    yield from leaf_rows([p for p in LEAF_POSITIONS if p[0] in games], a.iterations, a.reps)
+
+
+def _arena(a):
+    yield arena_speed("tricks", ["so_ismcts", "pimc"], a.deals, a.iterations)
+    yield arena_speed("tricks", ["random", "random"], 50 * a.deals, 1)
+
+
+def _belief(a):
+    from isz.bench.belief import belief_rows
+    yield from belief_rows()
+
+
+def _selfplay(a):
+    from isz.bench import nn as speed_nn
+    for b in map(int, a.selfplay_batches.split(",")):
+        yield speed_nn.selfplay_speed(a.selfplay_game, b, games=max(b, 16), simulations=32,
+                                      device=a.device)
+
+
+def _planner(a):
+    yield from planner_rows(a.planner_games.split(","), a.planner_lanes, a.device,
+                            a.planner_expand_after, a.planner_leaf_mix, a.planner_tree,
+                            a.planner_iterations, a.planner_below_threshold, a.planner_agent)
+
+
+def _nn(a):
+    from isz.bench import nn as speed_nn
+    for b in map(int, a.nn_batches.split(",")):
+        yield speed_nn.forward_speed(a.selfplay_game, b, device=a.device)
+    yield speed_nn.train_speed(a.selfplay_game, 256, device=a.device)
+
+
+def _buffer(a):
+    from isz.bench.buffer import buffer_save_rows
+    capacity, per_iteration = map(int, a.buffer_rows.split(","))
+    yield buffer_save_rows(a.buffer_game, capacity, per_iteration)
+
+
+def _distributed(a):
+    from isz.bench import distributed as sd
+    counts = (list(map(int, a.actors.split(","))) if a.actors
+              else sd.actor_counts(len(os.sched_getaffinity(0))))
+    yield from sd.distributed_rows(a.selfplay_game, counts, a.train_iterations,
+                                   device=a.device)
+
+
+# each section's rows, in the order they run; a section reads the options it needs
+SECTIONS = {"search": _search, "leaf": _leaf, "arena": _arena, "belief": _belief,
+            "selfplay": _selfplay, "planner": _planner, "nn": _nn, "buffer": _buffer,
+            "distributed": _distributed}
+
+
+def main(argv=None) -> int:
+    """The ``isz-bench`` console command: every section asked for, one JSON line a row."""
+    a = _parser().parse_args(argv)
+    sections = a.only.split(",")
+    unknown = [x for x in sections if x not in SECTIONS]
+    if unknown:
+        raise SystemExit(f"isz-bench: unknown section(s) {', '.join(map(repr, unknown))} in "
+                         f"--only; known: {', '.join(SECTIONS)}")
     out = open(a.out, "a") if a.out else None  # noqa: SIM115
-
-    def emit(row):
-        line = json.dumps(row)
-        print(line, flush=True)
-        if out:
-            out.write(line + "\n")
-            out.flush()
-
-    if "search" in sections:
-        for game, kind in SEARCH_POSITIONS:
-            if game in games:
-                for agent in a.agents.split(","):
-                    emit(search_speed(game, agent, kind, a.iterations, a.reps))
-    if "leaf" in sections:
-        for row in leaf_rows([p for p in LEAF_POSITIONS if p[0] in games], a.iterations,
-                             a.reps):
-            emit(row)
-    if "arena" in sections:
-        emit(arena_speed("tricks", ["so_ismcts", "pimc"], a.deals, a.iterations))
-        emit(arena_speed("tricks", ["random", "random"], 50 * a.deals, 1))
-    if "belief" in sections:
-        from isz.bench.belief import belief_rows
-        for row in belief_rows():
-            emit(row)
-    if "selfplay" in sections or "nn" in sections:
-        from isz.bench import nn as speed_nn
-    if "selfplay" in sections:
-        for b in map(int, a.selfplay_batches.split(",")):
-            emit(speed_nn.selfplay_speed(a.selfplay_game, b, games=max(b, 16),
-                                         simulations=32, device=a.device))
-    if "planner" in sections:
-        for row in planner_rows(a.planner_games.split(","), a.planner_lanes, a.device,
-                                a.planner_expand_after, a.planner_leaf_mix, a.planner_tree,
-                                a.planner_iterations, a.planner_below_threshold,
-                                a.planner_agent):
-            emit(row)
-    if "nn" in sections:
-        for b in map(int, a.nn_batches.split(",")):
-            emit(speed_nn.forward_speed(a.selfplay_game, b, device=a.device))
-        emit(speed_nn.train_speed(a.selfplay_game, 256, device=a.device))
-    if "buffer" in sections:
-        from isz.bench.buffer import buffer_save_rows
-        capacity, per_iteration = map(int, a.buffer_rows.split(","))
-        emit(buffer_save_rows(a.buffer_game, capacity, per_iteration))
-    if "distributed" in sections:
-        from isz.bench import distributed as sd
-        counts = (list(map(int, a.actors.split(","))) if a.actors
-                  else sd.actor_counts(len(os.sched_getaffinity(0))))
-        for row in sd.distributed_rows(a.selfplay_game, counts, a.train_iterations,
-                                       device=a.device):
-            emit(row)
+    for name in SECTIONS:
+        if name not in sections:
+            continue
+        for row in SECTIONS[name](a):
+            line = json.dumps(row)
+            print(line, flush=True)
+            if out:
+                out.write(line + "\n")
+                out.flush()
     return 0

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from isz.cli.bench import main
 
 
@@ -15,3 +17,21 @@ def test_the_leaf_rows_put_the_random_and_the_fitted_playout_side_by_side(capsys
         ("tricks", "playout"), ("tricks", "policy"), ("recon", "playout"), ("recon", "policy")]
     assert all(r["bench"] == "search_speed" and r["agent"] == "so_ismcts" and
                r["metric"] == "iterations_per_s" and r["value"] > 0 for r in rows)
+
+
+def test_an_unknown_section_is_named_with_the_known_ones(tmp_path, capsys):
+    out = tmp_path / "rows.jsonl"
+    with pytest.raises(SystemExit, match=r"unknown section\(s\) 'serch' in --only; "
+                                         r"known: search, leaf,"):
+        main(["--only", "search,serch", "--out", str(out)])
+    assert capsys.readouterr().out == "" and not out.exists()  # nothing ran
+
+
+def test_search_rows_for_the_games_and_agents_asked(tmp_path, capsys):
+    out = tmp_path / "rows.jsonl"
+    assert main(["--only", "search", "--games", "kuhn_poker", "--agents", "so_ismcts,pimc",
+                 "--iterations", "50", "--reps", "1", "--out", str(out)]) == 0
+    rows = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert [(r["game"], r["agent"]) for r in rows] == [("kuhn_poker", "so_ismcts"),
+                                                      ("kuhn_poker", "pimc")]
+    assert [json.loads(line) for line in out.read_text().splitlines()] == rows
