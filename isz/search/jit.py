@@ -13,7 +13,9 @@ several times slower than the one flat loop they replace. So:
 - an `entry` (the function a Python driver calls: ``run``, ``descend``,
   ``expand``) runs without numba's reference counting (``_nrt=False``): it and
   the helpers inlined into it allocate nothing (no ``np.zeros``, no slice copy,
-  see `isz.search.playout.load_world`); the arrays belong to the driver;
+  see `isz.search.playout.load_world`); the arrays belong to the driver. The game's
+  rule functions it calls keep reference counting of their own (`isz.games.kernel`):
+  numba would otherwise compile a callee first typed here without it too;
 - an entry takes its structures as plain tuples (the driver passes
   ``tuple(tree.arrays)``) and names them first thing (``t = TreeArrays(*tree)``):
   numba resolves the type of a NamedTuple argument at every call in about 6 µs, of
