@@ -60,6 +60,10 @@
 #     their runs record them; seeds 0 and 1 at 0.01 s with the values at the root; the
 #     game's reference matchups (so_ismcts against pimc and random, cheat_uct against
 #     so_ismcts)
+#   crazy_eights3: examples/crazy_eights.py with three players (game.params.players=3, held
+#     out: no run before), training seeds 0-2, each against two so_ismcts at 0.01 s (deal
+#     seed 145); seed 0's checkpoint also without its values, with c_puct=0 and with
+#     uniform worlds
 #   league: Love Letter with selfplay.league=0.5 (a rollout member in half the self-play
 #     games), seeds 0-2, against so_ismcts and pimc (after love_letter)
 #   priors_lead: the rule reversed (the priors stay only on a lead of more than 2 SE):
@@ -646,4 +650,28 @@ battleship() {  # held out: the reference matchups, then seeds 0-2 against so_is
   done
 }
 
-run_sections "leduc leduc_values liars_dice liars_dice2 values kuhn phantom_ttt ladders root priors_lead crazy_eights skull love_letter generation_checks value_check seeds value_rule league battleship" "$@"
+crazy_eights3() {  # three players, held out
+  local s kv
+  for s in 0 1 2; do
+    $PY scripts/train.py game.name=crazy_eights game.module=examples.crazy_eights \
+      game.params.players=3 trainer.seed=$s experiment.run_dir=runs/recipe_crazy_eights3_s$s \
+      logger.progress=false
+    cp runs/recipe_crazy_eights3_s$s/results.json $OUT/crazy_eights3_s${s}_run.json
+    c8_3_match $s "" crazy_eights3_s${s}_vs_so_ismcts_t0.01
+  done
+  for kv in value_mix=0 c_puct=0 belief=uniform; do
+    c8_3_match 0 knobs.planner.$kv crazy_eights3_s0_${kv/=/}_vs_so_ismcts_t0.01
+  done
+}
+
+# c8_3_match SEED KNOB OUT: seed SEED's planner (with KNOB, if any) against two so_ismcts
+c8_3_match() {
+  local kn=()
+  [ -z "$2" ] || kn=("$2")
+  $PY scripts/evaluate.py game_module=examples.crazy_eights \
+    checkpoint=runs/recipe_crazy_eights3_s$1/checkpoints/last.pt \
+    "agents=[planner,so_ismcts,so_ismcts]" "${kn[@]}" time_per_move=0.01 deals=1000 seed=145 \
+    workers=2 progress=false output=$OUT/$3.json
+}
+
+run_sections "leduc leduc_values liars_dice liars_dice2 values kuhn phantom_ttt ladders root priors_lead crazy_eights crazy_eights3 skull love_letter generation_checks value_check seeds value_rule league battleship" "$@"
