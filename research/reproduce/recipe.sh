@@ -406,15 +406,18 @@ value_check() {  # the value check against so_ismcts: runs retrained, what each 
 
 SK=(game.name=skull game.module=examples.skull)
 
-# sk_vs_so CHECKPOINT PLAYERS TIME DEALS SEED OUT [OVERRIDES...]: the checkpoint's planner
-# against PLAYERS - 1 so_ismcts on Skull, every seat rotation, into $OUT/OUT.json
-sk_vs_so() {
-  local ck=$1 p=$2 t=$3 deals=$4 seed=$5 out=$6 agents=planner i
-  shift 6
+# vs_so_n MODULE CHECKPOINT PLAYERS TIME DEALS SEED OUT [OVERRIDES...]: the checkpoint's
+# planner against PLAYERS - 1 so_ismcts on a game of MODULE, every seat rotation, into
+# $OUT/OUT.json
+vs_so_n() {
+  local m=$1 ck=$2 p=$3 t=$4 deals=$5 seed=$6 out=$7 agents=planner i
+  shift 7
   for ((i = 1; i < p; i++)); do agents+=,so_ismcts; done
-  $PY scripts/evaluate.py game_module=examples.skull checkpoint=$ck "agents=[$agents]" "$@" \
+  $PY scripts/evaluate.py game_module=$m checkpoint=$ck "agents=[$agents]" "$@" \
     time_per_move=$t deals=$deals seed=$seed workers=2 progress=false output=$OUT/$out.json
 }
+
+sk_vs_so() { vs_so_n examples.skull "$@"; }
 
 skull() {
   local p s name run deals g v gens
@@ -657,21 +660,13 @@ crazy_eights3() {  # three players, held out
       game.params.players=3 trainer.seed=$s experiment.run_dir=runs/recipe_crazy_eights3_s$s \
       logger.progress=false
     cp runs/recipe_crazy_eights3_s$s/results.json $OUT/crazy_eights3_s${s}_run.json
-    c8_3_match $s "" crazy_eights3_s${s}_vs_so_ismcts_t0.01
+    vs_so_n examples.crazy_eights runs/recipe_crazy_eights3_s$s/checkpoints/last.pt 3 0.01 \
+      1000 145 crazy_eights3_s${s}_vs_so_ismcts_t0.01
   done
   for kv in value_mix=0 c_puct=0 belief=uniform; do
-    c8_3_match 0 knobs.planner.$kv crazy_eights3_s0_${kv/=/}_vs_so_ismcts_t0.01
+    vs_so_n examples.crazy_eights runs/recipe_crazy_eights3_s0/checkpoints/last.pt 3 0.01 \
+      1000 145 crazy_eights3_s0_${kv/=/}_vs_so_ismcts_t0.01 knobs.planner.$kv
   done
-}
-
-# c8_3_match SEED KNOB OUT: seed SEED's planner (with KNOB, if any) against two so_ismcts
-c8_3_match() {
-  local kn=()
-  [ -z "$2" ] || kn=("$2")
-  $PY scripts/evaluate.py game_module=examples.crazy_eights \
-    checkpoint=runs/recipe_crazy_eights3_s$1/checkpoints/last.pt \
-    "agents=[planner,so_ismcts,so_ismcts]" "${kn[@]}" time_per_move=0.01 deals=1000 seed=145 \
-    workers=2 progress=false output=$OUT/$3.json
 }
 
 run_sections "leduc leduc_values liars_dice liars_dice2 values kuhn phantom_ttt ladders root priors_lead crazy_eights crazy_eights3 skull love_letter generation_checks value_check seeds value_rule league battleship" "$@"
