@@ -160,15 +160,12 @@ def apply_action(s, params, a):
 
 @nb.njit(cache=True)
 def returns(s, params, out):
-    # Loops, not an array's .min(): numba 0.68 fails to type that method here when the
-    # search kernels inline their call of this function, on a cold kernel cache.
     P, L = params[0], params[6]
-    least = _bits(s[L + HANDS])
-    for q in range(1, P):
-        least = min(least, _bits(s[L + HANDS + q]))
-    k = 0  # winners: the empty hand, or the fewest cards when blocked
+    least, k = 65, 0  # the k winners: the empty hand, or the fewest cards when blocked
     for q in range(P):
-        k += _bits(s[L + HANDS + q]) == least
+        b = _bits(s[L + HANDS + q])
+        k = 1 if b < least else k + (b == least)
+        least = min(least, b)
     for q in range(P):
         out[q] = (P - k) / (k * (P - 1)) if _bits(s[L + HANDS + q]) == least else -1.0 / (P - 1)
 
@@ -349,8 +346,7 @@ class CrazyEights(Game):
 
     def view_data(self, state: State, player: int) -> tuple:
         out = np.empty(self.max_game_length, dtype=np.int64)
-        n = view_tokens(state.data, self.kparams, player, out)
-        return tuple(out[:n].tolist())
+        return tuple(out[:view_tokens(state.data, self.kparams, player, out)].tolist())
 
     def state_from_view(self, view: View) -> State:
         """The view's tokens as a history, a hidden card marked 0 until the kernel draws

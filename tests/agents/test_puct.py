@@ -38,13 +38,28 @@ def test_rollout_puct_avoids_the_coin_guess_trap(tree):
 SEARCH_BELOW = {"below_threshold": "search", "expand_after": 3}
 
 
-@pytest.mark.parametrize("name", ["tricks", "kuhn_poker", "leduc_poker", "recon", "oh_hell"])
-@pytest.mark.parametrize("agent,extra", [
+PLANNER_GAMES = ["tricks", "kuhn_poker", "leduc_poker", "recon", "oh_hell"]
+PLANNER_VARIANTS = [
     ("puct_ismcts", {"tree": "mo"}), ("puct_ismcts", {"tree": "so"}),
     ("puct_ismcts", {"tree": "mo", "opponents": "prior"}),
     ("puct_ismcts", {"tree": "mo", **SEARCH_BELOW}),
     ("puct_ismcts", {"tree": "so", **SEARCH_BELOW}),
-    ("guided_so_ismcts", {}), ("guided_so_ismcts", {"value_mix": 0.5})])
+    ("guided_so_ismcts", {}), ("guided_so_ismcts", {"value_mix": 0.5})]
+
+
+def _planner_cases():
+    """Every variant × game; the default run keeps a covering set of them: each variant on
+    two games and each game under two or three variants (variant i on games i and i + 2,
+    mod 5). Each pair compiles its own search kernel (~5 s cold); the rest run with
+    ``-m slow``."""
+    for i, (agent, extra) in enumerate(PLANNER_VARIANTS):
+        for j, name in enumerate(PLANNER_GAMES):
+            covering = j in (i % 5, (i + 2) % 5)
+            yield pytest.param(name, agent, extra, id=f"{name}-{agent}-v{i}",
+                               marks=() if covering else pytest.mark.slow)
+
+
+@pytest.mark.parametrize("name,agent,extra", list(_planner_cases()))
 def test_network_planner_same_view_same_action(name, agent, extra):
     """Hidden cards differ, the view is one: the network-guided planners must not tell."""
     game = isz.make_game(name)
