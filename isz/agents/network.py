@@ -7,11 +7,10 @@ mask bytes, which pays off in small games where views repeat (Kuhn, Leduc).
 
 from __future__ import annotations
 
-from collections import OrderedDict
-
 import numpy as np
 import torch
 
+from isz.agents.row_cache import RowCache, row_keys
 from isz.nn.device import autocast_context, resolve_device
 from isz.nn.model import PolicyValueNet
 
@@ -24,7 +23,7 @@ class NetworkEvaluator:
         self.device = resolve_device(device)
         self.model = model.to(self.device).eval()
         self.cache_size = cache_size
-        self._cache: OrderedDict[bytes, tuple[np.ndarray, np.ndarray]] = OrderedDict()
+        self._cache = RowCache(cache_size)
         self.forward_rows = 0
         self.cache_hits = 0
 
@@ -61,17 +60,36 @@ class NetworkEvaluator:
         """priors float32[B, A], values float32[B, P] for views ``tensors``/``masks``."""
         if self.cache_size <= 0:
             return self._forward(tensors, masks)
-        keys = [t.tobytes() + m.tobytes() for t, m in zip(tensors, masks, strict=True)]
-        # one row per distinct missing view: lanes of one search often repeat a view
-        missing = list({k: i for i, k in enumerate(keys) if k not in self._cache}.values())
-        if missing:
-            p, v = self._forward(tensors[missing], masks[missing])
-            for j, i in enumerate(missing):
-                self._cache[keys[i]] = (p[j], v[j])
-        self.cache_hits += len(keys) - len(missing)
-        priors = np.stack([self._cache[k][0] for k in keys])
-        values = np.stack([self._cache[k][1] for k in keys])
-        # evict only now: a batch larger than the room left must not lose its own rows
-        while len(self._cache) > self.cache_size:
-            self._cache.popitem(last=False)
+        keys = row_keys(tensors, masks)
+        slots = self._cache.find(keys)
+        missing = np.flatnonzero(slots < 0)
+        ask, at = _distinct(keys, missing)
+        hit = np.flatnonzero(slots >= 0)
+        self.cache_hits += len(keys) - len(ask)
+        if not ask:
+            return self._cache.priors[slots], self._cache.values[slots]
+        p, v = self._forward(tensors[ask], masks[ask])
+        priors = np.empty((len(keys), p.shape[1]), np.float32)
+        values = np.empty((len(keys), v.shape[1]), np.float32)
+        if len(hit):  # read before storing: new rows may take the slots of old ones
+            priors[hit] = self._cache.priors[slots[hit]]
+            values[hit] = self._cache.values[slots[hit]]
+        priors[missing], values[missing] = p[at], v[at]
+        keep = ask[-self.cache_size:]  # a batch bigger than the cache keeps its last rows
+        self._cache.put([keys[i] for i in keep], p[-len(keep):], v[-len(keep):])
         return priors, values
+
+
+def _distinct(keys: list[bytes], rows: np.ndarray) -> tuple[list[int], np.ndarray]:
+    """``(ask, at)``: the first of ``rows`` (int64[M]) with each distinct key, and for each
+    of ``rows`` its key's place in ``ask`` (int64[M]): lanes of one search often ask
+    about one view, and so do the candidate worlds of a belief."""
+    place: dict[bytes, int] = {}
+    ask: list[int] = []
+    at = []
+    for i in rows.tolist():
+        j = place.setdefault(keys[i], len(ask))
+        if j == len(ask):
+            ask.append(i)
+        at.append(j)
+    return ask, np.asarray(at, dtype=np.int64)
