@@ -137,6 +137,7 @@ def _nn(a):
     from isz.bench import nn as speed_nn
     for b in map(int, a.nn_batches.split(",")):
         yield speed_nn.forward_speed(a.selfplay_game, b, device=a.device)
+    yield speed_nn.cache_speed(a.selfplay_game, device=a.device)
     yield speed_nn.train_speed(a.selfplay_game, 256, device=a.device)
 
 

@@ -12,6 +12,8 @@
 #   leaf: so_ismcts with the random and with a fitted playout (leaf=policy), side by side
 #   kernel_refactor: the compiled kernels before and after their rewrite, alternately
 #   openspiel: matches against OpenSpiel's C++ ISMCTS bot
+#   evaluator_cache: the network evaluator's cache before (commit 43f330b) and today on the
+#     same rows, and today's isz-bench row beside the network alone
 #   buffer: a checkpoint's replay-buffer write at the oh_hell preset's size, whole and as
 #     a segment (writes about 6 GB, each file removed after it)
 set -euo pipefail
@@ -141,9 +143,16 @@ leaf() {  # the random playout against a fitted one (leaf=policy), one run
     > docs/results/speed/bench_leaf.jsonl
 }
 
+evaluator_cache() {  # the cache as one small array per row (43f330b) and as one gather
+  git show 43f330b:isz/agents/network.py > /tmp/isz_network_before.py
+  $PY -m research.evaluator_cache_ab --before /tmp/isz_network_before.py \
+    > docs/results/speed/evaluator_cache_before_after.jsonl
+  $PY scripts/bench.py --only nn > docs/results/speed/bench_nn_evaluator_cache.jsonl
+}
+
 buffer() {  # the whole 2 GB ring against one iteration's segment, side by side
   $PY scripts/bench.py --only buffer > docs/results/speed/bench_buffer_save.jsonl
 }
 
 run_sections "search planner lanes expand_after child_index beliefs planner_modes leaf \
-kernel_refactor openspiel buffer" "$@"
+kernel_refactor openspiel evaluator_cache buffer" "$@"

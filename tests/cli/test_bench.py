@@ -35,3 +35,12 @@ def test_search_rows_for_the_games_and_agents_asked(tmp_path, capsys):
     assert [(r["game"], r["agent"]) for r in rows] == [("kuhn_poker", "so_ismcts"),
                                                       ("kuhn_poker", "pimc")]
     assert [json.loads(line) for line in out.read_text().splitlines()] == rows
+
+
+def test_the_cache_row_times_the_cache_beside_the_network_alone():
+    from isz.bench.nn import cache_speed
+    row = cache_speed("kuhn_poker", rows=200, repeat=0.5, device="cpu", reps=2)
+    assert (row["bench"], row["metric"], row["rows"], row["repeat"]) == (
+        "evaluator_cache", "ms_per_1000_rows", 200, 0.5)
+    assert row["value"] > 0 and row["network_alone"] > 0
+    assert row["ratio"] == pytest.approx(row["value"] / row["network_alone"], rel=0.05)
