@@ -5,12 +5,11 @@
         > docs/results/speed/evaluator_cache_before_after.jsonl
 
 One JSON line per game and batch size: ms per 1,000 rows of one ``evaluate`` call on a
-batch of which a share ``--repeat`` was answered just before (the cache filled with those
-rows, then the batch shuffled and the rest replaced by new rows), for the ``NetworkEvaluator``
-of the file given (``before``), today's (``today``) and today's with its cache off
-(``network``: the network alone on the same rows). The three use one network (the default
-shape, its weights drawn with torch seed 0) and one thread; the batches come from fixed
-seeds, so every evaluator sees the same rows.
+batch of which a share ``--repeat`` was answered just before (`isz.bench.nn.evaluate_ms`),
+for the ``NetworkEvaluator`` of the file given (``before``), today's (``today``) and
+today's with its cache off (``network``: the network alone on the same rows). The three
+use one network (the default shape, its weights drawn with torch seed 0) and one thread;
+the batches come from one seed, so every evaluator sees the same rows.
 """
 
 from __future__ import annotations
@@ -18,13 +17,12 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import json
-import time
 
-import numpy as np
 import torch
 
 import isz
 from isz.agents.network import NetworkEvaluator
+from isz.bench.nn import evaluate_ms
 from isz.nn.model import build_model
 
 GAMES = (("crazy_eights", {"players": 3}, "examples.crazy_eights"), ("tricks", {}, None))
@@ -35,25 +33,6 @@ def _load(path: str):
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module.NetworkEvaluator
-
-
-def ms_per_1000(cls, model, game, rows: int, repeat: float, reps: int, cache: int) -> float:
-    """Mean ms per 1,000 rows of ``cls(model).evaluate`` on batches built as the module
-    docstring says (seeded: the same rows for every ``cls``)."""
-    rng = np.random.default_rng(0)
-    seen = rng.random((rows, game.tensor_size)).astype(np.float32)
-    masks = np.ones((rows, game.num_actions), dtype=np.bool_)
-    ev, total = cls(model, "cpu", cache_size=cache), 0.0
-    for _ in range(reps):
-        ev.clear_cache()
-        ev.evaluate(seen, masks)
-        x = seen[rng.permutation(rows)]
-        new = rng.random(rows) >= repeat
-        x[new] = rng.random((int(new.sum()), game.tensor_size)).astype(np.float32)
-        start = time.perf_counter()
-        ev.evaluate(x, masks)
-        total += time.perf_counter() - start
-    return round(1000 * total / reps / (rows / 1000), 3)
 
 
 def main(argv=None) -> None:
@@ -72,7 +51,8 @@ def main(argv=None) -> None:
         torch.manual_seed(0)
         model = build_model(game)
         for rows in map(int, a.rows.split(",")):
-            ms = {label: ms_per_1000(cls, model, game, rows, a.repeat, a.reps, cache)
+            ms = {label: round(evaluate_ms(cls(model, "cpu", cache_size=cache), game, rows,
+                                           a.repeat, a.reps), 3)
                   for label, cls, cache in (("before", before, 100_000),
                                             ("today", NetworkEvaluator, 100_000),
                                             ("network", NetworkEvaluator, 0))}

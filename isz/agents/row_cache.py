@@ -1,8 +1,8 @@
 """`RowCache`: a network's answers kept by the bytes of the row that was asked.
 
-A belief that weighs its worlds by the network's policy (``replay``, ``sir``) asks about
-thousands of rows a decision, most of them asked before (the same seat's view in many
-candidate worlds, and in the decision before). Kept one small array per row, the
+A belief that weighs its worlds by the network's policy (``replay``) asks about thousands
+of rows a decision, most of them asked before (the same seat's view in many candidate
+worlds, and in the decision before). Kept one small array per row, the
 answers cost more to look up and stack (a Python step per row) than the network
 costs to run; kept in two arrays indexed by slot, a batch is one gather.
 """
@@ -49,6 +49,8 @@ class RowCache:
     def put(self, keys: list[bytes], priors: np.ndarray, values: np.ndarray) -> None:
         """Keep rows ``keys`` (distinct, none kept yet, at most ``size``) with answers
         ``priors[i]``, ``values[i]``."""
+        if not keys:
+            return
         used = len(self._owner)
         fresh = min(len(keys), self.size - used)
         slots = list(range(used, used + fresh))

@@ -63,38 +63,46 @@ def forward_speed(game_name: str, batch: int, device: str = "auto", reps: int = 
             "batch": batch, "metric": "samples_per_s", "value": round(rate)}
 
 
+def evaluate_ms(evaluator, game, rows: int = 3000, repeat: float = 0.75, reps: int = 20,
+                seed: int = 0) -> float:
+    """Mean ms per 1,000 rows of ``evaluator.evaluate`` (after ``clear_cache()``, which
+    any `NetworkEvaluator` has) on batches of ``rows`` rows of which a share ``repeat``
+    was answered just before: the cache filled with a batch, then the batch shuffled and
+    the rest replaced by new rows. Seeded: every evaluator timed with one ``seed`` sees
+    the same rows."""
+    rng = np.random.default_rng(seed)
+    seen = rng.random((rows, game.tensor_size)).astype(np.float32)
+    masks = np.ones((rows, game.num_actions), dtype=np.bool_)
+    total = 0.0
+    for _ in range(reps):
+        evaluator.clear_cache()
+        evaluator.evaluate(seen, masks)
+        x = seen[rng.permutation(rows)]
+        new = rng.random(rows) >= repeat
+        x[new] = rng.random((int(new.sum()), game.tensor_size)).astype(np.float32)
+        start = time.perf_counter()
+        evaluator.evaluate(x, masks)
+        total += time.perf_counter() - start
+    return 1000 * total / reps / (rows / 1000)
+
+
 def cache_speed(game_name: str, rows: int = 3000, repeat: float = 0.75, device: str = "auto",
                 reps: int = 20, seed: int = 0) -> dict:
-    """ms per 1,000 rows of `NetworkEvaluator.evaluate` with its cache, on batches of ``rows``
-    rows of which a share ``repeat`` were answered before (a replay belief's weighing asks
-    about three quarters again), beside the network alone on the same rows (no cache):
-    what looking rows up costs against what running them costs."""
+    """`evaluate_ms` of `NetworkEvaluator` with its cache beside the network alone on the
+    same rows (no cache): what looking rows up costs against what running them costs (a
+    replay belief's weighing asks about three quarters of its rows again)."""
     torch.set_num_threads(1)
     game = isz.make_game(game_name)
     dev = resolve_device(device)
     torch.manual_seed(seed)
     model = build_model(game)
-    rng = np.random.default_rng(seed)
-    seen = rng.random((rows, game.tensor_size)).astype(np.float32)
-    masks = np.ones((rows, game.num_actions), dtype=np.bool_)
-    times = {}
-    for name, size in (("cache", 100_000), ("network", 0)):
-        ev = NetworkEvaluator(model, dev, cache_size=size)
-        t = 0.0
-        for _ in range(reps):
-            ev.clear_cache()
-            ev.evaluate(seen, masks)
-            x = seen[rng.permutation(rows)]
-            new = rng.random(rows) >= repeat
-            x[new] = rng.random((int(new.sum()), game.tensor_size)).astype(np.float32)
-            start = time.perf_counter()
-            ev.evaluate(x, masks)
-            t += time.perf_counter() - start
-        times[name] = 1000 * t / reps / (rows / 1000)
+    ms = {name: evaluate_ms(NetworkEvaluator(model, dev, cache_size=size), game, rows,
+                            repeat, reps, seed)
+          for name, size in (("cache", 100_000), ("network", 0))}
     return {"bench": "evaluator_cache", "impl": "isz", "game": game_name, "device": str(dev),
             "rows": rows, "repeat": repeat, "metric": "ms_per_1000_rows",
-            "value": round(times["cache"], 3), "network_alone": round(times["network"], 3),
-            "ratio": round(times["cache"] / times["network"], 3)}
+            "value": round(ms["cache"], 3), "network_alone": round(ms["network"], 3),
+            "ratio": round(ms["cache"] / ms["network"], 3)}
 
 
 def train_speed(game_name: str, batch: int, device: str = "auto", steps: int = 50) -> dict:
