@@ -160,9 +160,8 @@ def apply_action(s, params, a):
 
 @nb.njit(cache=True)
 def returns(s, params, out):
-    P, L = params[0], params[6]
-    least, k = 65, 0  # the k winners: the empty hand, or the fewest cards when blocked
-    for q in range(P):
+    P, L, least, k = params[0], params[6], params[4] + 1, 0  # least: above any hand
+    for q in range(P):  # the k winners: the empty hand, or the fewest cards when blocked
         b = _bits(s[L + HANDS + q])
         k = 1 if b < least else k + (b == least)
         least = min(least, b)
