@@ -23,6 +23,7 @@ import torch
 import isz
 from isz.agents.network import NetworkEvaluator
 from isz.bench.nn import evaluate_ms
+from isz.games import import_game_module
 from isz.nn.model import build_model
 
 GAMES = (("crazy_eights", {"players": 3}, "examples.crazy_eights"), ("tricks", {}, None))
@@ -46,7 +47,7 @@ def main(argv=None) -> None:
     torch.set_num_threads(1)
     for name, params, module in GAMES:
         if module:
-            importlib.import_module(module)
+            import_game_module(module)
         game = isz.make_game(name, **params)
         torch.manual_seed(0)
         model = build_model(game)
