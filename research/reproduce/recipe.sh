@@ -64,6 +64,8 @@
 #     out: no run before), training seeds 0-2, each against two so_ismcts at 0.01 s (deal
 #     seed 145); seed 0's checkpoint also without its values, with c_puct=0 and with
 #     uniform worlds
+#   crazy_eights3_i80: the same at training seed 0 with trainer.iterations=80 (twice the
+#     training), against two so_ismcts at 0.01 s (deal seed 145)
 #   league: Love Letter with selfplay.league=0.5 (a rollout member in half the self-play
 #     games), seeds 0-2, against so_ismcts and pimc (after love_letter)
 #   priors_lead: the rule reversed (the priors stay only on a lead of more than 2 SE):
@@ -669,4 +671,13 @@ crazy_eights3() {  # three players, held out
   done
 }
 
-run_sections "leduc leduc_values liars_dice liars_dice2 values kuhn phantom_ttt ladders root priors_lead crazy_eights crazy_eights3 skull love_letter generation_checks value_check seeds value_rule league battleship" "$@"
+crazy_eights3_i80() {  # twice the training, seed 0
+  $PY scripts/train.py game.name=crazy_eights game.module=examples.crazy_eights \
+    game.params.players=3 trainer.seed=0 trainer.iterations=80 \
+    experiment.run_dir=runs/recipe_crazy_eights3_i80_s0 logger.progress=false
+  cp runs/recipe_crazy_eights3_i80_s0/results.json $OUT/crazy_eights3_i80_s0_run.json
+  vs_so_n examples.crazy_eights runs/recipe_crazy_eights3_i80_s0/checkpoints/last.pt 3 0.01 \
+    1000 145 crazy_eights3_i80_s0_vs_so_ismcts_t0.01
+}
+
+run_sections "leduc leduc_values liars_dice liars_dice2 values kuhn phantom_ttt ladders root priors_lead crazy_eights crazy_eights3 crazy_eights3_i80 skull love_letter generation_checks value_check seeds value_rule league battleship" "$@"
