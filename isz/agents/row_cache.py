@@ -18,7 +18,7 @@ def row_keys(tensors: np.ndarray, masks: np.ndarray) -> list[bytes]:
     b = len(tensors)
     t = np.ascontiguousarray(tensors, dtype=np.float32).reshape(b, -1).view(np.uint8)
     m = np.ascontiguousarray(masks, dtype=np.bool_).reshape(b, -1).view(np.uint8)
-    rows = np.ascontiguousarray(np.concatenate([t, m], axis=1))
+    rows = np.concatenate([t, m], axis=1)  # a new C-ordered array
     return rows.view(np.dtype((np.void, rows.shape[1]))).ravel().tolist()
 
 
