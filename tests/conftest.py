@@ -98,3 +98,9 @@ def love_letter():
 def battleship():
     """The seventh outside game (examples/battleship.py)."""
     yield from _for_one_test("examples.battleship", "Battleship")
+
+
+@pytest.fixture
+def lost_cities():
+    """The eighth outside game (examples/lost_cities.py)."""
+    yield from _for_one_test("examples.lost_cities", "LostCities")
