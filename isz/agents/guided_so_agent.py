@@ -20,7 +20,7 @@ import time
 import numpy as np
 
 from isz.agents.knobs import ConfiguredAgent
-from isz.agents.puct_agent import search_belief
+from isz.agents.puct_agent import pool_deadline, search_belief
 from isz.agents.registry import register_agent
 from isz.games.base import Game, View
 from isz.search.driver import Budget, final_policy, playout_w, so_search
@@ -54,6 +54,7 @@ class GuidedSOAgent(ConfiguredAgent):
         (the evaluator call counts against the time budget)."""
         view = self.check_view(view)
         t0 = time.perf_counter()
+        self.belief.deadline = pool_deadline(t0, self.time_budget)
         priors, root_value = self._evaluate(view, rng)
         left = None if self.time_budget is None else \
             max(0.0, self.time_budget - (time.perf_counter() - t0))

@@ -45,6 +45,15 @@ def auto_lanes(lanes, iterations: int | None) -> int:
     return 1 if iterations <= 8 else max(1, min(MAX_AUTO_LANES, iterations // 8))
 
 
+POOL_SHARE = 0.5  # of a move's time budget, at most, for weighing the belief's pool
+
+
+def pool_deadline(t0: float, time_budget: float | None) -> float | None:
+    """`Belief.deadline` for a move that started at ``t0`` (``time.perf_counter()``):
+    half its budget, so the search keeps the other half; None without a time budget."""
+    return None if time_budget is None else t0 + POOL_SHARE * time_budget
+
+
 def search_belief(knobs: dict, game: Game) -> Belief:
     """The ``belief`` setting as a `Belief` (weighed by the evaluator's policy, or the
     ``opponent_model``'s, where ``belief_policy=network`` and the belief takes one)."""
@@ -114,6 +123,7 @@ class PUCTAgent(ConfiguredAgent):
         ``worlds`` of them; the belief's sampling counts against the budget.
         """
         t0 = time.perf_counter()
+        self.belief.deadline = pool_deadline(t0, self.time_budget)
         worlds = self._worlds(view, 0, self._more_worlds(0), rng)[None]
         batch = PUCTBatch(self.game, self.cfg, worlds, [view.player], seed_from(rng),
                           lanes=self.lanes)

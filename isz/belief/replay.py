@@ -29,13 +29,18 @@ Knobs: ``policy`` (an object with ``many(tensors, masks) -> float[B, num_actions
 e.g. `isz.search.evaluator.EvaluatorPolicy`; None: no weights, i.e. ``uniform``),
 ``candidates`` (128). If the policy gives the taken actions zero probability in every
 candidate (an opponent off-model), the chance weights alone are used (``fallbacks``
-counts how often), as ``posterior`` does.
+counts how often), as ``posterior`` does. Under a searching agent's time budget the pool
+has a `Belief.deadline`: candidates are then weighed `DEADLINE_CHUNK` draws at a time
+until the deadline passes (at least one chunk), so a long history cannot make the
+weighing overrun the move; without one (a fixed number of simulations, self-play) all
+``candidates`` are weighed at once, as before.
 """
 
 from __future__ import annotations
 
 import functools
 import math
+import time
 
 import numba as nb
 import numpy as np
@@ -46,6 +51,8 @@ from isz.belief.uniform import UniformBelief
 from isz.games.base import Game, View
 from isz.games.kernel import Kernel
 from isz.types import IszError, check_int
+
+DEADLINE_CHUNK = 32  # uniform draws weighed at a time when the pool has a deadline
 
 
 @functools.cache
@@ -150,14 +157,33 @@ class ReplayBelief(Belief):
                      rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
         """(int64[U, state_size], float64[U]): the distinct candidates of ``view`` and
         their probabilities (count × weight, normalised)."""
-        worlds, counts = distinct_worlds(self.uniform.sample_many(view, self.candidates, rng))
-        logc, logp = self.log_weights(worlds, view.player)
+        if self.deadline is None:
+            worlds, counts = distinct_worlds(
+                self.uniform.sample_many(view, self.candidates, rng))
+            logc, logp = self.log_weights(worlds, view.player)
+        else:
+            worlds, counts, logc, logp = self._weigh_until(view, rng, self.deadline)
         logw = logc + logp
         if not np.isfinite(logw.max()):  # every candidate off the policy's support
             self.fallbacks += 1
             logw = logc
         p, self.last_ess = resampling_law(counts, logw)
         return worlds, p
+
+    def _weigh_until(self, view: View, rng: np.random.Generator, deadline: float) -> tuple:
+        """(worlds, counts, logc, logp) as `weighed_pool` weighs them, from chunks of
+        `DEADLINE_CHUNK` uniform draws, stopping after the first chunk that ends past
+        ``deadline`` (a ``time.perf_counter()``) or at ``candidates`` draws. A world drawn
+        in two chunks is two entries, each with its count: the same law."""
+        parts = []
+        for start in range(0, self.candidates, DEADLINE_CHUNK):
+            draws = self.uniform.sample_many(
+                view, min(DEADLINE_CHUNK, self.candidates - start), rng)
+            worlds, counts = distinct_worlds(draws)
+            parts.append((worlds, counts, *self.log_weights(worlds, view.player)))
+            if time.perf_counter() >= deadline:
+                break
+        return tuple(np.concatenate(x) for x in zip(*parts, strict=True))
 
     def log_weights(self, worlds: np.ndarray, viewer: int) -> tuple[np.ndarray, np.ndarray]:
         """(float64[U], float64[U]): each world's log chance probability and the log of

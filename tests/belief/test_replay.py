@@ -5,6 +5,8 @@ and bad policies; and it never reads the true state."""
 
 from __future__ import annotations
 
+import time
+
 import numpy as np
 import pytest
 
@@ -103,6 +105,52 @@ def test_replay_without_a_policy_is_uniform_and_with_one_reuses_its_pool(liars_d
     again = belief.sample_many(view, 32, np.random.default_rng(5))
     assert belief._pool[1] is pool  # the same view: no new replay, no new policy call
     assert {w.tobytes() for w in (*first, *again)} <= {w.tobytes() for w in pool}
+
+
+def test_a_deadline_cuts_the_pool_short_and_keeps_its_law(liars_dice):
+    """A deadline already past: one chunk of `DEADLINE_CHUNK` draws is weighed, not
+    ``candidates``; a deadline far ahead: every chunk, and the resampled law of the
+    opponent's die is still the exact posterior's (the chunks draw the same law)."""
+    from isz.belief.replay import DEADLINE_CHUNK
+
+    game = isz.make_game("liars_dice", dice=1, faces=3)
+    policy = EvaluatorPolicy(_Softmax(game))
+    view = _state(game, [1, 2, 2, 4]).view(0)
+    exact = _opponent_die(game, PosteriorBelief(game, policy=policy).posterior(view), 0)
+    calls = []
+
+    class Counting:
+        def many(self, tensors, masks):
+            calls.append(len(tensors))
+            return policy.many(tensors, masks)
+
+    belief = ReplayBelief(game, policy=Counting(), candidates=4000)
+    belief.deadline = 0.0  # long past
+    worlds, p = belief.weighed_pool(view, np.random.default_rng(0))
+    assert len(calls) == 1 and len(worlds) <= DEADLINE_CHUNK and p.sum() == pytest.approx(1)
+    calls.clear()
+    belief.deadline = time.perf_counter() + 3600.0
+    belief.reset()
+    worlds = belief.sample_many(view, 20_000, np.random.default_rng(1))
+    assert len(calls) == -(-4000 // DEADLINE_CHUNK)  # every chunk weighed
+    assert np.abs(_opponent_die(game, worlds, 0) - exact).max() < 0.015
+
+
+@pytest.mark.parametrize("agent", ["guided_so_ismcts", "puct_ismcts"])
+def test_searching_agents_set_the_pool_deadline_only_under_a_time_budget(liars_dice, agent):
+    """Half the move's budget from its start under ``time_budget``; None with a fixed
+    number of simulations (self-play), whose pools stay whole and deterministic."""
+    game = isz.make_game("liars_dice", dice=2, faces=6)
+    view = _state(game, [0, 5, 3, 3, 7]).view(1)
+    evaluator = _Softmax(game)
+    for budget in ({"iterations": 16}, {"time_budget": 0.02}):
+        a = isz.make_agent(agent, game, evaluator=evaluator, belief="replay", **budget)
+        t0 = time.perf_counter()
+        a.act(view, np.random.default_rng(0))
+        if "iterations" in budget:
+            assert a.belief.deadline is None
+        else:
+            assert t0 < a.belief.deadline <= t0 + 0.5 * 0.02 + 1e-3
 
 
 def test_an_off_model_opponent_falls_back_to_chance(liars_dice):
