@@ -23,7 +23,7 @@ from tests.conftest import ALL_GAMES
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ["goofspiel", "liars_dice", "phantom_ttt", "crazy_eights", "skull", "love_letter",
-            "battleship"]
+            "battleship", "lost_cities"]
 # the package's games as registered ("-": nothing to import), then examples/'s
 GAMES = [(n, "-") for n in ALL_GAMES] + [(n, f"examples.{n}") for n in EXAMPLES]
 
