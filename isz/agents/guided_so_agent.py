@@ -64,6 +64,7 @@ class GuidedSOAgent(ConfiguredAgent):
                          c_prior=self.c_puct, root_value=root_value,
                          value_mix=self.value_mix, leaf=self.knobs["leaf"],
                          playout_weights=self.playout_w)
+        self.belief.deadline = None  # a caller using the belief later gets a whole pool
         self.last_stats = tree.stats(0)
         self.last_simulations = sum(n for n, _ in self.last_stats.values())
         return final_policy(self.last_stats, self.final, self.game.num_actions)

@@ -136,6 +136,7 @@ class PUCTAgent(ConfiguredAgent):
             have = batch.worlds.shape[1]
             if k + active + self.lanes > have and self._more_worlds(have):
                 batch.add_worlds(self._worlds(view, have, self._more_worlds(have), rng)[None])
+        self.belief.deadline = None  # a caller using the belief later gets a whole pool
         self.last_simulations = batch.simulations
         return batch
 

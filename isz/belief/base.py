@@ -61,8 +61,9 @@ class Belief:
     name: str = "?"
     #: ``time.perf_counter()`` by which a belief that weighs a pool of worlds per view
     #: (``replay``) should have it ready: a searching agent under a time budget sets it
-    #: to a share of its move before each decision, so weighing long histories cannot
-    #: overrun the move (a pool cut short weighs fewer candidates). None: no limit.
+    #: to a share of its move for each decision (and back to None after), so weighing
+    #: long histories cannot overrun the move (a pool cut short weighs fewer
+    #: candidates). None: no limit.
     deadline: float | None = None
 
     def __init__(self, game: Game):

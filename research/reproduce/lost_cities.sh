@@ -5,13 +5,14 @@
 #   bash research/reproduce/lost_cities.sh             # every part, in order
 #   bash research/reproduce/lost_cities.sh seeds       # some parts
 # Parts:
-#   reference: so_ismcts against random (200 deals x 2 seats) and pimc, cheat_uct against
-#     so_ismcts (300 deals x 2), 0.01 s a move, deal seed 1
-#   seeds: training seeds 0-2 (runs/recipe_lost_cities_sS), each checkpoint with no knobs
-#     against so_ismcts at 0.01 s a move, 1,000 deals x 2 seats, deal seed 147
-#   slow: seed 0's checkpoint at 0.05 s a move, 500 deals x 2
-#   variants: seed 0's checkpoint with uniform worlds, with so_ismcts's UCB root
-#     (c_puct=0) and with the values at the root (value_mix=0.25), at 0.01 s
+#   reference: so_ismcts against random (200 deals x 2 seats), cheat_uct against so_ismcts
+#     (300 deals x 2), 0.01 s a move, deal seed 1
+#   seeds: training seeds 0-2 (runs/recipe_lost_cities_sS; their checks, final evaluations
+#     and ladders copied), each checkpoint with no knobs against so_ismcts at 0.01 s a move,
+#     1,000 deals x 2 seats, deal seed 147
+#   slow: seed 0's checkpoint at 0.05 s a move, 300 deals x 2
+#   variants: seed 0's checkpoint without the values its run recorded (value_mix=0) and
+#     with so_ismcts's UCB root (c_puct=0), at 0.01 s
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 source research/reproduce/sections.sh
@@ -32,7 +33,6 @@ lc_match() {
 
 reference() {
   SEED=1 lc_match so_ismcts,random 0.01 200 so_ismcts_vs_random_t0.01
-  SEED=1 lc_match so_ismcts,pimc 0.01 300 so_ismcts_vs_pimc_t0.01
   SEED=1 lc_match cheat_uct,so_ismcts 0.01 300 cheat_uct_vs_so_ismcts_t0.01
 }
 
@@ -42,18 +42,20 @@ seeds() {
     run=runs/recipe_lost_cities_s$s
     $PY scripts/train.py "${LC[@]}" trainer.seed=$s experiment.run_dir=$run logger.progress=false
     cp $run/results.json $OUT/s${s}_run.json
+    cp $run/ladder/ladder.json $OUT/s${s}_ladder.json
+    cp $run/ladder/ladder.png $OUT/s${s}_ladder.png
     lc_match planner,so_ismcts 0.01 1000 s${s}_vs_so_ismcts_t0.01 checkpoint=$run/checkpoints/last.pt
   done
 }
 
 slow() {
-  lc_match planner,so_ismcts 0.05 500 s0_vs_so_ismcts_t0.05 \
+  lc_match planner,so_ismcts 0.05 300 s0_vs_so_ismcts_t0.05 \
     checkpoint=runs/recipe_lost_cities_s0/checkpoints/last.pt
 }
 
 variants() {
   local kv
-  for kv in belief=uniform c_puct=0 value_mix=0.25; do
+  for kv in value_mix=0 c_puct=0; do
     lc_match planner,so_ismcts 0.01 1000 s0_${kv/=/}_vs_so_ismcts_t0.01 \
       checkpoint=runs/recipe_lost_cities_s0/checkpoints/last.pt knobs.planner.$kv
   done

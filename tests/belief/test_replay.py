@@ -136,6 +136,18 @@ def test_a_deadline_cuts_the_pool_short_and_keeps_its_law(liars_dice):
     assert np.abs(_opponent_die(game, worlds, 0) - exact).max() < 0.015
 
 
+def _record_deadlines(belief) -> list:
+    """The deadline ``belief`` holds at each `weighed_pool` call, appended to the list."""
+    seen, weigh = [], belief.weighed_pool
+
+    def weighed_pool(view, rng):
+        seen.append(belief.deadline)
+        return weigh(view, rng)
+
+    belief.weighed_pool = weighed_pool
+    return seen
+
+
 @pytest.mark.parametrize("agent", ["guided_so_ismcts", "puct_ismcts"])
 def test_searching_agents_set_the_pool_deadline_only_under_a_time_budget(liars_dice, agent):
     """Half the move's budget from its start under ``time_budget``; None with a fixed
@@ -145,12 +157,14 @@ def test_searching_agents_set_the_pool_deadline_only_under_a_time_budget(liars_d
     evaluator = _Softmax(game)
     for budget in ({"iterations": 16}, {"time_budget": 0.02}):
         a = isz.make_agent(agent, game, evaluator=evaluator, belief="replay", **budget)
+        seen = _record_deadlines(a.belief)
         t0 = time.perf_counter()
         a.act(view, np.random.default_rng(0))
+        assert len(seen) == 1 and a.belief.deadline is None  # none left behind
         if "iterations" in budget:
-            assert a.belief.deadline is None
+            assert seen[0] is None
         else:
-            assert t0 < a.belief.deadline <= t0 + 0.5 * 0.02 + 1e-3
+            assert t0 < seen[0] <= t0 + 0.5 * 0.02 + 1e-3
 
 
 def test_an_off_model_opponent_falls_back_to_chance(liars_dice):
