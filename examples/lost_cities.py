@@ -236,6 +236,12 @@ def _scan(s, params):
 def view_tokens(s, params, player, out):
     """The player's observations in order into ``out``, its dealt cards sorted."""
     n, kind, owner = _scan(s, params)
+    return _tokens(s, params, player, n, kind, owner, out)
+
+
+@nb.njit(cache=True)
+def _tokens(s, params, player, n, kind, owner, out):
+    """`view_tokens` from a `_scan` already made (``info_tensor`` needs both)."""
     out[:n] = np.where(((kind == K_DEAL) | (kind == K_CARD)) & (owner != player), -1, s[:n])
     own = np.arange(player, min(n, 2 * params[3]), 2)
     out[own] = np.sort(out[own])
@@ -263,7 +269,7 @@ def info_tensor(s, params, player, out):
         out[6 * C + s[L + LAST]] = 1.0
     n, kind, owner = _scan(s, params)
     tok = np.empty(L, np.int64)
-    view_tokens(s, params, player, tok)
+    _tokens(s, params, player, n, kind, owner, tok)
     for i in range(n):
         if (kind[i] == K_DEAL or kind[i] == K_CARD) and owner[i] == player:
             out[7 * C + tok[i]] = (i + 1) / L
