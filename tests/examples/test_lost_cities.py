@@ -122,7 +122,7 @@ def test_the_game_ends_with_the_deck_or_the_turn_bound(lost_cities):
 
 
 def test_scoring(lost_cities):
-    from examples.lost_cities import _color_score
+    from examples.lost_cities_rules import _color_score
 
     kp = isz.make_game("lost_cities").kparams
     mask = sum(1 << _card(x) for x in ("Yw", "Y3", "Y4", "B2", "B3", "B4", "B5", "B6"))
