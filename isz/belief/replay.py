@@ -30,10 +30,10 @@ e.g. `isz.search.evaluator.EvaluatorPolicy`; None: no weights, i.e. ``uniform``)
 ``candidates`` (128). If the policy gives the taken actions zero probability in every
 candidate (an opponent off-model), the chance weights alone are used (``fallbacks``
 counts how often), as ``posterior`` does. Under a searching agent's time budget the pool
-has a `Belief.deadline`: candidates are then weighed `DEADLINE_CHUNK` draws at a time
-until the deadline passes (at least one chunk), so a long history cannot make the
-weighing overrun the move; without one (a fixed number of simulations, self-play) all
-``candidates`` are weighed at once, as before.
+has a `Belief.deadline`: it weighs as many draws as the last pool's time a draw says fit
+before the deadline (on the first pool, a timed `DEADLINE_CHUNK`, then the rest that
+fit), so a long history cannot make the weighing overrun the move; without one (a fixed
+number of simulations, self-play) all ``candidates`` are weighed at once, as before.
 """
 
 from __future__ import annotations
@@ -139,6 +139,7 @@ class ReplayBelief(Belief):
         self._init = game.initial_data()
         self.last_ess = math.nan
         self.fallbacks = 0
+        self.seconds_a_draw: float | None = None  # the last timed pool's, under a deadline
         self.reset()
 
     def reset(self) -> None:
@@ -171,19 +172,31 @@ class ReplayBelief(Belief):
         return worlds, p
 
     def _weigh_until(self, view: View, rng: np.random.Generator, deadline: float) -> tuple:
-        """(worlds, counts, logc, logp) as `weighed_pool` weighs them, from chunks of
-        `DEADLINE_CHUNK` uniform draws, stopping after the first chunk that ends past
-        ``deadline`` (a ``time.perf_counter()``) or at ``candidates`` draws. A world drawn
-        in two chunks is two entries, each with its count: the same law."""
-        parts = []
-        for start in range(0, self.candidates, DEADLINE_CHUNK):
-            draws = self.uniform.sample_many(
-                view, min(DEADLINE_CHUNK, self.candidates - start), rng)
-            worlds, counts = distinct_worlds(draws)
-            parts.append((worlds, counts, *self.log_weights(worlds, view.player)))
-            if time.perf_counter() >= deadline:
-                break
-        return tuple(np.concatenate(x) for x in zip(*parts, strict=True))
+        """(worlds, counts, logc, logp) as `weighed_pool` weighs them, in one policy call
+        when the last pool's time a draw says how many draws fit before the deadline (a
+        ``time.perf_counter()``), else in two: a first `DEADLINE_CHUNK` draws, timed, then
+        as many more as fit, if a chunk's worth does (at most ``candidates`` in all, at least
+one chunk). A later
+        draw of a world already weighed adds to its count, so only new worlds cost policy
+        rows: the law of weighing every draw at once. (Chunks of 32 until the deadline
+        cost up to four calls and re-weighed worlds drawn in two chunks.)"""
+        t0 = time.perf_counter()
+        first = DEADLINE_CHUNK if self.seconds_a_draw is None else \
+            int((deadline - t0) / self.seconds_a_draw)
+        first = min(self.candidates, max(DEADLINE_CHUNK, first))
+        worlds, counts = distinct_worlds(self.uniform.sample_many(view, first, rng))
+        logc, logp = self.log_weights(worlds, view.player)
+        now = time.perf_counter()
+        self.seconds_a_draw = max(now - t0, 1e-9) / first
+        more = min(self.candidates - first, int((deadline - now) / self.seconds_a_draw))
+        if more < DEADLINE_CHUNK:  # not worth a policy call's fixed cost
+            return worlds, counts, logc, logp
+        merged, seen = distinct_worlds(
+            np.concatenate([worlds, self.uniform.sample_many(view, more, rng)]))
+        u = len(worlds)  # distinct_worlds keeps first appearances first: the old worlds
+        counts = np.concatenate([counts + seen[:u] - 1, seen[u:]])
+        new_c, new_p = self.log_weights(merged[u:], view.player)
+        return merged, counts, np.concatenate([logc, new_c]), np.concatenate([logp, new_p])
 
     def log_weights(self, worlds: np.ndarray, viewer: int) -> tuple[np.ndarray, np.ndarray]:
         """(float64[U], float64[U]): each world's log chance probability and the log of

@@ -109,8 +109,9 @@ def test_replay_without_a_policy_is_uniform_and_with_one_reuses_its_pool(liars_d
 
 def test_a_deadline_cuts_the_pool_short_and_keeps_its_law(liars_dice):
     """A deadline already past: one chunk of `DEADLINE_CHUNK` draws is weighed, not
-    ``candidates``; a deadline far ahead: every chunk, and the resampled law of the
-    opponent's die is still the exact posterior's (the chunks draw the same law)."""
+    ``candidates``; a deadline far ahead: the rest in one more policy call, every draw
+    counted once, and the resampled law of the opponent's die is still the exact
+    posterior's (the two calls draw the same law)."""
     from isz.belief.replay import DEADLINE_CHUNK
 
     game = isz.make_game("liars_dice", dice=1, faces=3)
@@ -131,9 +132,33 @@ def test_a_deadline_cuts_the_pool_short_and_keeps_its_law(liars_dice):
     calls.clear()
     belief.deadline = time.perf_counter() + 3600.0
     belief.reset()
+    worlds, counts, _, _ = belief._weigh_until(view, np.random.default_rng(2), belief.deadline)
+    assert len(calls) <= 2 and counts.sum() == 4000  # 3 worlds: the second call may be moot
+    assert len({w.tobytes() for w in worlds}) == len(worlds)  # each world one entry
+    calls.clear()
     worlds = belief.sample_many(view, 20_000, np.random.default_rng(1))
-    assert len(calls) == -(-4000 // DEADLINE_CHUNK)  # every chunk weighed
+    assert len(calls) <= 2
     assert np.abs(_opponent_die(game, worlds, 0) - exact).max() < 0.015
+
+
+def test_a_deadline_weighs_as_many_draws_as_the_clock_says_fit(liars_dice, monkeypatch):
+    """A clock that ticks 1 s a reading. The first pool times a chunk (1 s), and a
+    deadline 1.5 s after it leaves room for 48 draws more: 80 counted, in two policy
+    calls. The next pool knows the time a draw: a deadline 1 s ahead at 0.01 s a draw is
+    100 draws in one call."""
+    import isz.belief.replay as replay
+
+    ticks = iter(range(1000))
+    monkeypatch.setattr(replay.time, "perf_counter", lambda: float(next(ticks)))
+    game = isz.make_game("liars_dice", dice=1, faces=3)
+    belief = ReplayBelief(game, policy=EvaluatorPolicy(_Softmax(game)), candidates=4000)
+    view = _state(game, [1, 2, 2, 4]).view(0)
+    assert belief.seconds_a_draw is None
+    _, counts, _, _ = belief._weigh_until(view, np.random.default_rng(0), 2.5)
+    assert counts.sum() == 80 and belief.seconds_a_draw == 1 / replay.DEADLINE_CHUNK
+    belief.seconds_a_draw = 0.01
+    _, counts, _, _ = belief._weigh_until(view, np.random.default_rng(1), 3.0)  # t0 = 2
+    assert counts.sum() == 100 and belief.seconds_a_draw == 1 / 100
 
 
 def _record_deadlines(belief) -> list:
