@@ -30,9 +30,9 @@ e.g. `isz.search.evaluator.EvaluatorPolicy`; None: no weights, i.e. ``uniform``)
 ``candidates`` (128). If the policy gives the taken actions zero probability in every
 candidate (an opponent off-model), the chance weights alone are used (``fallbacks``
 counts how often), as ``posterior`` does. Under a searching agent's time budget the pool
-has a `Belief.deadline`: it weighs as many draws as the last pool's time a draw says fit
-before the deadline (on the first pool, a timed `DEADLINE_CHUNK`, then the rest that
-fit), so a long history cannot make the weighing overrun the move; without one (a fixed
+has a `Belief.deadline`: a first `DEADLINE_CHUNK` draws are weighed and timed, then as
+many more as fit before the deadline in one more call, so a long history cannot make the
+weighing overrun the move; without one (a fixed
 number of simulations, self-play) all ``candidates`` are weighed at once, as before.
 """
 
@@ -139,7 +139,6 @@ class ReplayBelief(Belief):
         self._init = game.initial_data()
         self.last_ess = math.nan
         self.fallbacks = 0
-        self.seconds_a_draw: float | None = None  # the last timed pool's, under a deadline
         self.reset()
 
     def reset(self) -> None:
@@ -172,23 +171,22 @@ class ReplayBelief(Belief):
         return worlds, p
 
     def _weigh_until(self, view: View, rng: np.random.Generator, deadline: float) -> tuple:
-        """(worlds, counts, logc, logp) as `weighed_pool` weighs them, in one policy call
-        when the last pool's time a draw says how many draws fit before the deadline (a
-        ``time.perf_counter()``), else in two: a first `DEADLINE_CHUNK` draws, timed, then
-        as many more as fit, if a chunk's worth does (at most ``candidates`` in all, at least
-one chunk). A later
-        draw of a world already weighed adds to its count, so only new worlds cost policy
-        rows: the law of weighing every draw at once. (Chunks of 32 until the deadline
-        cost up to four calls and re-weighed worlds drawn in two chunks.)"""
+        """(worlds, counts, logc, logp) as `weighed_pool` weighs them, in at most two policy
+        calls: a first `DEADLINE_CHUNK` uniform draws, timed; then, if at least a chunk's
+        worth more fit before the deadline (a ``time.perf_counter()``) at the first
+        chunk's time a draw, that many (at most ``candidates`` in all). A later draw of a
+        world already weighed adds to its count, so only new worlds cost policy rows: the
+        law of weighing every draw at once. Timing this decision's own chunk keeps the
+        budget where the cost a draw jumps between decisions (a pool of few distinct
+        worlds, then one of many); chunks of 32 until the deadline cost up to four calls
+        and re-weighed worlds drawn in two chunks."""
         t0 = time.perf_counter()
-        first = DEADLINE_CHUNK if self.seconds_a_draw is None else \
-            int((deadline - t0) / self.seconds_a_draw)
-        first = min(self.candidates, max(DEADLINE_CHUNK, first))
+        first = min(DEADLINE_CHUNK, self.candidates)
         worlds, counts = distinct_worlds(self.uniform.sample_many(view, first, rng))
         logc, logp = self.log_weights(worlds, view.player)
         now = time.perf_counter()
-        self.seconds_a_draw = max(now - t0, 1e-9) / first
-        more = min(self.candidates - first, int((deadline - now) / self.seconds_a_draw))
+        fit = (deadline - now) * first / max(now - t0, 1e-9)
+        more = min(self.candidates - first, int(fit)) if now < deadline else 0
         if more < DEADLINE_CHUNK:  # not worth a policy call's fixed cost
             return worlds, counts, logc, logp
         merged, seen = distinct_worlds(

@@ -141,11 +141,10 @@ def test_a_deadline_cuts_the_pool_short_and_keeps_its_law(liars_dice):
     assert np.abs(_opponent_die(game, worlds, 0) - exact).max() < 0.015
 
 
-def test_a_deadline_weighs_as_many_draws_as_the_clock_says_fit(liars_dice, monkeypatch):
-    """A clock that ticks 1 s a reading. The first pool times a chunk (1 s), and a
-    deadline 1.5 s after it leaves room for 48 draws more: 80 counted, in two policy
-    calls. The next pool knows the time a draw: a deadline 1 s ahead at 0.01 s a draw is
-    100 draws in one call."""
+def test_a_deadline_weighs_as_many_draws_as_the_first_chunk_says_fit(liars_dice, monkeypatch):
+    """A clock that ticks 1 s a reading: each pool's first chunk takes 1 s, so a deadline
+    1.5 s after it leaves room for 48 draws more (80 counted, in two policy calls) and
+    one 0.5 s after it for 16, under a chunk: not worth a call, 32 counted."""
     import isz.belief.replay as replay
 
     ticks = iter(range(1000))
@@ -153,12 +152,10 @@ def test_a_deadline_weighs_as_many_draws_as_the_clock_says_fit(liars_dice, monke
     game = isz.make_game("liars_dice", dice=1, faces=3)
     belief = ReplayBelief(game, policy=EvaluatorPolicy(_Softmax(game)), candidates=4000)
     view = _state(game, [1, 2, 2, 4]).view(0)
-    assert belief.seconds_a_draw is None
-    _, counts, _, _ = belief._weigh_until(view, np.random.default_rng(0), 2.5)
-    assert counts.sum() == 80 and belief.seconds_a_draw == 1 / replay.DEADLINE_CHUNK
-    belief.seconds_a_draw = 0.01
-    _, counts, _, _ = belief._weigh_until(view, np.random.default_rng(1), 3.0)  # t0 = 2
-    assert counts.sum() == 100 and belief.seconds_a_draw == 1 / 100
+    _, counts, _, _ = belief._weigh_until(view, np.random.default_rng(0), 2.5)  # t0 = 0
+    assert counts.sum() == 80
+    _, counts, _, _ = belief._weigh_until(view, np.random.default_rng(1), 3.5)  # t0 = 2
+    assert counts.sum() == replay.DEADLINE_CHUNK
 
 
 def _record_deadlines(belief) -> list:
