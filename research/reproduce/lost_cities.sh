@@ -13,6 +13,9 @@
 #   slow: seed 0's checkpoint at 0.05 s a move, 300 deals x 2
 #   variants: seed 0's checkpoint without the values its run recorded (value_mix=0) and
 #     with so_ismcts's UCB root (c_puct=0), at 0.01 s
+#   deadline: the planner's time a decision (research.decision_time: 30 games against
+#     so_ismcts at 0.01 s, the first 2 left out, seed 7), Lost Cities and Battleship seed 0
+#     (needs runs/recipe_battleship_s0: bash research/reproduce/recipe.sh battleship)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 source research/reproduce/sections.sh
@@ -61,4 +64,12 @@ variants() {
   done
 }
 
-run_sections "reference seeds slow variants" "$@"
+deadline() {
+  local g
+  for g in lost_cities battleship; do
+    $PY -m research.decision_time runs/recipe_${g}_s0/checkpoints/last.pt --time 0.01 \
+      --games 30 --seed 7 --output $OUT/decision_time_${g}_s0_t0.01.json
+  done
+}
+
+run_sections "reference seeds slow variants deadline" "$@"
