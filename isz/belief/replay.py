@@ -32,8 +32,8 @@ candidate (an opponent off-model), the chance weights alone are used (``fallback
 counts how often), as ``posterior`` does. Under a searching agent's time budget the pool
 has a `Belief.deadline`: a first `DEADLINE_CHUNK` draws are weighed and timed, then as
 many more as fit before the deadline in one more call, so a long history cannot make the
-weighing overrun the move; without one (a fixed
-number of simulations, self-play) all ``candidates`` are weighed at once, as before.
+weighing overrun the move; without one (a fixed number of simulations, self-play) all
+``candidates`` are weighed at once, as before.
 """
 
 from __future__ import annotations
@@ -173,8 +173,9 @@ class ReplayBelief(Belief):
     def _weigh_until(self, view: View, rng: np.random.Generator, deadline: float) -> tuple:
         """(worlds, counts, logc, logp) as `weighed_pool` weighs them, in at most two policy
         calls: a first `DEADLINE_CHUNK` uniform draws, timed; then, if at least a chunk's
-        worth more fit before the deadline (a ``time.perf_counter()``) at the first
-        chunk's time a draw, that many (at most ``candidates`` in all). A later draw of a
+        worth more (or all that are left) fit before the deadline (a
+        ``time.perf_counter()``) at the first chunk's time a draw, that many (at most
+        ``candidates`` in all). A later draw of a
         world already weighed adds to its count, so only new worlds cost policy rows: the
         law of weighing every draw at once. Timing this decision's own chunk keeps the
         budget where the cost a draw jumps between decisions (a pool of few distinct
@@ -186,8 +187,9 @@ class ReplayBelief(Belief):
         logc, logp = self.log_weights(worlds, view.player)
         now = time.perf_counter()
         fit = (deadline - now) * first / max(now - t0, 1e-9)
-        more = min(self.candidates - first, int(fit)) if now < deadline else 0
-        if more < DEADLINE_CHUNK:  # not worth a policy call's fixed cost
+        left = self.candidates - first
+        more = min(left, int(fit)) if now < deadline else 0
+        if more <= 0 or more < min(DEADLINE_CHUNK, left):  # not worth a call's fixed cost
             return worlds, counts, logc, logp
         merged, seen = distinct_worlds(
             np.concatenate([worlds, self.uniform.sample_many(view, more, rng)]))

@@ -144,7 +144,8 @@ def test_a_deadline_cuts_the_pool_short_and_keeps_its_law(liars_dice):
 def test_a_deadline_weighs_as_many_draws_as_the_first_chunk_says_fit(liars_dice, monkeypatch):
     """A clock that ticks 1 s a reading: each pool's first chunk takes 1 s, so a deadline
     1.5 s after it leaves room for 48 draws more (80 counted, in two policy calls) and
-    one 0.5 s after it for 16, under a chunk: not worth a call, 32 counted."""
+    one 0.5 s after it for 16, under a chunk: not worth a call, 32 counted; with 40
+    candidates the 8 left are weighed."""
     import isz.belief.replay as replay
 
     ticks = iter(range(1000))
@@ -156,6 +157,9 @@ def test_a_deadline_weighs_as_many_draws_as_the_first_chunk_says_fit(liars_dice,
     assert counts.sum() == 80
     _, counts, _, _ = belief._weigh_until(view, np.random.default_rng(1), 3.5)  # t0 = 2
     assert counts.sum() == replay.DEADLINE_CHUNK
+    belief.candidates = 40  # the 8 left fit: weighed, though under a chunk
+    _, counts, _, _ = belief._weigh_until(view, np.random.default_rng(2), 5.5)  # t0 = 4
+    assert counts.sum() == 40
 
 
 def _record_deadlines(belief) -> list:
