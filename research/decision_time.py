@@ -1,8 +1,10 @@
 """Does a trained planner keep its time a move? A checkpoint's planner (its recorded
-settings) plays ``--games`` games against ``--baseline`` at ``--time`` seconds a move, in
-one process, seats rotating; every planner decision is timed on the wall clock. Prints
-and writes (JSON) the mean, 99th percentile and largest time a decision and the mean
-simulations a decision, leaving out the first ``--warm`` games (they compile).
+settings) plays ``--games`` games against ``--baseline`` at ``--time`` seconds a move,
+in one process, game ``g`` being deal ``g`` of seed ``--seed`` in rotation ``g`` (as a
+match seeds them, `isz.evaluation.play.play_game`); every planner decision is timed on
+the wall clock. Prints and writes (JSON) the mean, 99th percentile and largest time a
+decision and the mean simulations a decision, leaving out the first ``--warm`` games
+(they compile).
 
     python -m research.decision_time runs/recipe_lost_cities_s0/checkpoints/last.pt \\
         --time 0.01 --games 30 --seed 7 --output lost_cities_decision_time.json
@@ -16,29 +18,26 @@ import time
 import numpy as np
 
 import isz
+from isz.evaluation.play import play_game
 from isz.fs import write_json_atomic
 
 
-def play(planner, other, games: int, warm: int, rng: np.random.Generator) -> tuple:
-    """(seconds float[D], simulations int[D]) of the planner's decisions after ``warm``
-    games; the planner sits in seat ``g % num_players`` of game ``g``."""
-    game, times, sims = planner.game, [], []
-    for g in range(games):
-        state, seat = game.new_initial_state(), g % game.num_players
-        while not state.is_terminal():
-            if state.is_chance_node():
-                state.apply_action(state.sample_chance(rng))
-                continue
-            view = state.view(state.current_player())
-            if view.player != seat:
-                state.apply_action(other.act(view, rng))
-                continue
-            t = time.perf_counter()
-            state.apply_action(planner.act(view, rng))
-            if g >= warm:
-                times.append(time.perf_counter() - t)
-                sims.append(planner.last_simulations)
-    return np.array(times), np.array(sims)
+class Timed:
+    """``agent`` with each decision's wall seconds and simulations appended to ``times``
+    and ``sims``; everything else is the agent's."""
+
+    def __init__(self, agent):
+        self.agent, self.times, self.sims = agent, [], []
+
+    def __getattr__(self, name):
+        return getattr(self.agent, name)
+
+    def act(self, view, rng):
+        t = time.perf_counter()
+        action = self.agent.act(view, rng)
+        self.times.append(time.perf_counter() - t)
+        self.sims.append(self.agent.last_simulations)
+        return action
 
 
 def main(argv: list[str] | None = None) -> dict:
@@ -53,9 +52,15 @@ def main(argv: list[str] | None = None) -> dict:
     a = ap.parse_args(argv)
     if a.games <= a.warm:
         ap.error(f"--games must exceed --warm ({a.warm}), got {a.games}")
-    planner = isz.load_planner(a.checkpoint, time_budget=a.time)
-    other = isz.make_agent(a.baseline, planner.game, time_budget=a.time)
-    t, sims = play(planner, other, a.games, a.warm, np.random.default_rng(a.seed))
+    planner = Timed(isz.load_planner(a.checkpoint, time_budget=a.time))
+    game = planner.game
+    agents = [planner] + [isz.make_agent(a.baseline, game, time_budget=a.time)
+                          for _ in range(game.num_players - 1)]
+    for g in range(a.games):
+        if g == a.warm:
+            planner.times.clear(), planner.sims.clear()
+        play_game(game, agents, a.seed, g, g % game.num_players)
+    t, sims = np.array(planner.times), np.array(planner.sims)
     out = {"checkpoint": a.checkpoint, "baseline": a.baseline, "time": a.time,
            "games": a.games, "warm": a.warm, "seed": a.seed, "decisions": len(t),
            "mean_s": round(float(t.mean()), 5), "p99_s": round(float(np.percentile(t, 99)), 5),

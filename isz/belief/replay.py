@@ -175,12 +175,10 @@ class ReplayBelief(Belief):
         calls: a first `DEADLINE_CHUNK` uniform draws, timed; then, if at least a chunk's
         worth more (or all that are left) fit before the deadline (a
         ``time.perf_counter()``) at the first chunk's time a draw, that many (at most
-        ``candidates`` in all). A later draw of a
-        world already weighed adds to its count, so only new worlds cost policy rows: the
-        law of weighing every draw at once. Timing this decision's own chunk keeps the
-        budget where the cost a draw jumps between decisions (a pool of few distinct
-        worlds, then one of many); chunks of 32 until the deadline cost up to four calls
-        and re-weighed worlds drawn in two chunks."""
+        ``candidates`` in all). A later draw of a world already weighed adds to its count,
+        so only new worlds cost policy rows: the law of weighing every draw at once.
+        Timing this decision's own chunk keeps the budget where the cost a draw jumps
+        between decisions (a pool of few distinct worlds, then one of many)."""
         t0 = time.perf_counter()
         first = min(DEADLINE_CHUNK, self.candidates)
         worlds, counts = distinct_worlds(self.uniform.sample_many(view, first, rng))
