@@ -157,12 +157,7 @@ class ReplayBelief(Belief):
                      rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
         """(int64[U, state_size], float64[U]): the distinct candidates of ``view`` and
         their probabilities (count × weight, normalised)."""
-        if self.deadline is None:
-            worlds, counts = distinct_worlds(
-                self.uniform.sample_many(view, self.candidates, rng))
-            logc, logp = self.log_weights(worlds, view.player)
-        else:
-            worlds, counts, logc, logp = self._weigh_until(view, rng, self.deadline)
+        worlds, counts, logc, logp = self._weigh(view, rng, self.deadline)
         logw = logc + logp
         if not np.isfinite(logw.max()):  # every candidate off the policy's support
             self.fallbacks += 1
@@ -170,8 +165,9 @@ class ReplayBelief(Belief):
         p, self.last_ess = resampling_law(counts, logw)
         return worlds, p
 
-    def _weigh_until(self, view: View, rng: np.random.Generator, deadline: float) -> tuple:
-        """(worlds, counts, logc, logp) as `weighed_pool` weighs them, in at most two policy
+    def _weigh(self, view: View, rng: np.random.Generator, deadline: float | None) -> tuple:
+        """(worlds, counts, logc, logp) as `weighed_pool` weighs them. Without a deadline,
+        all ``candidates`` draws in one policy call. With one, in at most two
         calls: a first `DEADLINE_CHUNK` uniform draws, timed; then, if at least a chunk's
         worth more (or all that are left) fit before the deadline (a
         ``time.perf_counter()``) at the first chunk's time a draw, that many (at most
@@ -180,9 +176,11 @@ class ReplayBelief(Belief):
         Timing this decision's own chunk keeps the budget where the cost a draw jumps
         between decisions (a pool of few distinct worlds, then one of many)."""
         t0 = time.perf_counter()
-        first = min(DEADLINE_CHUNK, self.candidates)
+        first = self.candidates if deadline is None else min(DEADLINE_CHUNK, self.candidates)
         worlds, counts = distinct_worlds(self.uniform.sample_many(view, first, rng))
         logc, logp = self.log_weights(worlds, view.player)
+        if deadline is None:
+            return worlds, counts, logc, logp
         now = time.perf_counter()
         fit = (deadline - now) * first / max(now - t0, 1e-9)
         left = self.candidates - first

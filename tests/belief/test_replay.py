@@ -132,7 +132,7 @@ def test_a_deadline_cuts_the_pool_short_and_keeps_its_law(liars_dice):
     calls.clear()
     belief.deadline = time.perf_counter() + 3600.0
     belief.reset()
-    worlds, counts, _, _ = belief._weigh_until(view, np.random.default_rng(2), belief.deadline)
+    worlds, counts, _, _ = belief._weigh(view, np.random.default_rng(2), belief.deadline)
     assert len(calls) <= 2 and counts.sum() == 4000  # 3 worlds: the second call may be moot
     assert len({w.tobytes() for w in worlds}) == len(worlds)  # each world one entry
     calls.clear()
@@ -153,12 +153,12 @@ def test_a_deadline_weighs_as_many_draws_as_the_first_chunk_says_fit(liars_dice,
     game = isz.make_game("liars_dice", dice=1, faces=3)
     belief = ReplayBelief(game, policy=EvaluatorPolicy(_Softmax(game)), candidates=4000)
     view = _state(game, [1, 2, 2, 4]).view(0)
-    _, counts, _, _ = belief._weigh_until(view, np.random.default_rng(0), 2.5)  # t0 = 0
+    _, counts, _, _ = belief._weigh(view, np.random.default_rng(0), 2.5)  # t0 = 0
     assert counts.sum() == 80
-    _, counts, _, _ = belief._weigh_until(view, np.random.default_rng(1), 3.5)  # t0 = 2
+    _, counts, _, _ = belief._weigh(view, np.random.default_rng(1), 3.5)  # t0 = 2
     assert counts.sum() == replay.DEADLINE_CHUNK
     belief.candidates = 40  # the 8 left fit: weighed, though under a chunk
-    _, counts, _, _ = belief._weigh_until(view, np.random.default_rng(2), 5.5)  # t0 = 4
+    _, counts, _, _ = belief._weigh(view, np.random.default_rng(2), 5.5)  # t0 = 4
     assert counts.sum() == 40
 
 
