@@ -12,6 +12,9 @@
 #   liars_dice: examples/liars_dice.py, through game.module
 #   liars_dice2: the same with two dice each (over the posterior's cap: the replay
 #     belief), and seed 0 again with uniform worlds (belief.name=uniform)
+#   liars_dice2_pool: two dice retrained on today's code (the replay pool's deadline under
+#     a time budget), seeds 0-2 against so_ismcts at 0.01 and 0.05 s, and at 0.01 s on the
+#     tree before the deadline (0601c7a, the same checkpoints)
 #   values: each Liar's Dice checkpoint (one and two dice) with the network's values at
 #     the root against none, head to head and against so_ismcts; two dice seed 0 with
 #     c_puct=0
@@ -112,6 +115,21 @@ liars_dice2() {  # two dice each: over the posterior's cap, so auto is the repla
     experiment.run_dir=runs/recipe_uniform_liars_dice2_s0 logger.progress=false
   for t in 0.01 0.05; do
     vs_so runs/recipe_uniform_liars_dice2_s0/checkpoints/last.pt $t uniform_liars_dice2_s0
+  done
+}
+
+liars_dice2_pool() {  # two dice on today's code; the same checkpoints before the deadline
+  local old
+  old=$(before_deadline)
+  for s in 0 1 2; do
+    local run=runs/recipe_liars_dice2_s$s
+    $PY scripts/train.py "${LD[@]}" game.params.dice=2 trainer.seed=$s experiment.run_dir=$run \
+      logger.progress=false
+    cp $run/results.json $OUT/liars_dice2_pool_s${s}_run.json
+    for t in 0.01 0.05; do vs_so $run/checkpoints/last.pt $t liars_dice2_pool_s$s; done
+    PYTHONPATH=$old $PY $old/scripts/evaluate.py checkpoint=$run/checkpoints/last.pt \
+      "agents=[planner,so_ismcts]" time_per_move=0.01 deals=1000 seed=97 workers=2 progress=false \
+      output=$OUT/liars_dice2_pool_s${s}_vs_so_ismcts_t0.01_before_deadline.json
   done
 }
 
@@ -680,4 +698,4 @@ crazy_eights3_i80() {  # twice the training, seed 0
     1000 145 crazy_eights3_i80_s0_vs_so_ismcts_t0.01
 }
 
-run_sections "leduc leduc_values liars_dice liars_dice2 values kuhn phantom_ttt ladders root priors_lead crazy_eights crazy_eights3 crazy_eights3_i80 skull love_letter generation_checks value_check seeds value_rule league battleship" "$@"
+run_sections "leduc leduc_values liars_dice liars_dice2 liars_dice2_pool values kuhn phantom_ttt ladders root priors_lead crazy_eights crazy_eights3 crazy_eights3_i80 skull love_letter generation_checks value_check seeds value_rule league battleship" "$@"

@@ -22,3 +22,12 @@ ladder_to_docs() {
   cp "$1/ladder/ladder.json" "$2_ladder.json"
   cp "$1/ladder/ladder.png" "$2_ladder.png"
 }
+
+# before_deadline: prints the path of a checkout of 0601c7a, the tree before the replay
+# pool's deadline (made once with git worktree); its scripts run on this .venv with
+# PYTHONPATH set to it
+before_deadline() {
+  local dir=/tmp/isz_before_deadline
+  [ -d "$dir" ] || git worktree add -f "$dir" 0601c7a >&2
+  echo "$dir"
+}
