@@ -3,7 +3,8 @@
 # through game.module, then its planner against so_ismcts at 0.01 s a move, at training seeds 0-2 (about
 # 10 minutes a seed on 2 cores; run the match alone: equal-time matches are load-sensitive),
 # the values at the root, the fitted playout, the ladders of two runs whose generations double,
-# and five cards (the replay belief against uniform worlds).
+# and five cards (the replay belief against uniform worlds; then retrained on today's code,
+# on the tree before the replay pool's deadline too).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 PY=.venv/bin/python
@@ -71,4 +72,19 @@ for s in 0 1 2; do
   $PY scripts/evaluate.py checkpoint=runs/goof5_replay_s$s/checkpoints/last.pt "agents=[planner,so_ismcts]" \
     knobs.planner.value_mix=0 time_per_move=0.01 deals=1000 seed=97 workers=2 progress=false \
     output=docs/results/goofspiel/cards5_replay_s${s}_novalues_vs_so_ismcts_t0.01.json
+done
+# the five-card replay runs above, on code where the replay pool has a deadline under a
+# time budget: seeds 0-2 against so_ismcts at 0.01 and 0.05 s, and at 0.01 s on the
+# tree before the deadline (the same checkpoints)
+old=$(before_deadline)
+for s in 0 1 2; do
+  cp runs/goof5_replay_s$s/results.json docs/results/goofspiel/cards5_pool_s${s}_run.json
+  for t in 0.01 0.05; do
+    $PY scripts/evaluate.py checkpoint=runs/goof5_replay_s$s/checkpoints/last.pt "agents=[planner,so_ismcts]" \
+      time_per_move=$t deals=1000 seed=97 workers=2 progress=false \
+      output=docs/results/goofspiel/cards5_pool_s${s}_vs_so_ismcts_t$t.json
+  done
+  PYTHONPATH=$old $PY $old/scripts/evaluate.py checkpoint=runs/goof5_replay_s$s/checkpoints/last.pt \
+    "agents=[planner,so_ismcts]" time_per_move=0.01 deals=1000 seed=97 workers=2 progress=false \
+    output=docs/results/goofspiel/cards5_pool_s${s}_vs_so_ismcts_t0.01_before_deadline.json
 done
