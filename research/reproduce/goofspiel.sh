@@ -3,12 +3,12 @@
 # through game.module, then its planner against so_ismcts at 0.01 s a move, at training seeds 0-2 (about
 # 10 minutes a seed on 2 cores; run the match alone: equal-time matches are load-sensitive),
 # the values at the root, the fitted playout, the ladders of two runs whose generations double,
-# and five cards (the replay belief against uniform worlds; then retrained on today's code,
-# on the tree before the replay pool's deadline too).
+# and five cards (the replay belief against uniform worlds; then the replay runs on this
+# code and on the tree before the replay pool's deadline).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 PY=.venv/bin/python
-source research/reproduce/sections.sh  # ladder_to_docs
+source research/reproduce/sections.sh  # ladder_to_docs, before_deadline
 for s in 0 1 2; do  # seed 0's run and JSON keep their first names; 1 and 2 give the spread
   sfx=$([ "$s" = 0 ] || echo "_s$s")
   $PY scripts/train.py game.name=goofspiel game.module=examples.goofspiel experiment.name=goofspiel \
