@@ -10,7 +10,7 @@
 #   seeds: training seeds 0-2 (runs/recipe_lost_cities_sS; their checks, final evaluations
 #     and ladders copied), each checkpoint with no knobs against so_ismcts at 0.01 s a move,
 #     1,000 deals x 2 seats, deal seed 147
-#   slow: seed 0's checkpoint at 0.05 s a move, 300 deals x 2
+#   slow: each seed's checkpoint at 0.05 s a move, 300 deals x 2
 #   variants: seed 0's checkpoint without the values its run recorded (value_mix=0) and
 #     with so_ismcts's UCB root (c_puct=0), at 0.01 s
 #   deadline: the planner's time a decision (research.decision_time: 30 games against
@@ -52,8 +52,11 @@ seeds() {
 }
 
 slow() {
-  lc_match planner,so_ismcts 0.05 300 s0_vs_so_ismcts_t0.05 \
-    checkpoint=runs/recipe_lost_cities_s0/checkpoints/last.pt
+  local s
+  for s in 0 1 2; do
+    lc_match planner,so_ismcts 0.05 300 s${s}_vs_so_ismcts_t0.05 \
+      checkpoint=runs/recipe_lost_cities_s$s/checkpoints/last.pt
+  done
 }
 
 variants() {
