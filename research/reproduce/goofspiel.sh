@@ -88,3 +88,5 @@ for s in 0 1 2; do
     "agents=[planner,so_ismcts]" time_per_move=0.01 deals=1000 seed=97 workers=2 progress=false \
     output=docs/results/goofspiel/cards5_pool_s${s}_vs_so_ismcts_t0.01_before_deadline.json
 done
+$PY -m research.decision_time runs/goof5_replay_s0/checkpoints/last.pt --time 0.01 --games 30 \
+  --seed 7 --output docs/results/goofspiel/cards5_pool_s0_decision_time_t0.01.json

@@ -131,6 +131,9 @@ liars_dice2_pool() {  # two dice on today's code; the same checkpoints before th
       "agents=[planner,so_ismcts]" time_per_move=0.01 deals=1000 seed=97 workers=2 progress=false \
       output=$OUT/liars_dice2_pool_s${s}_vs_so_ismcts_t0.01_before_deadline.json
   done
+  # how many of the 128 draws seed 0's pools weigh under the deadline
+  $PY -m research.decision_time runs/recipe_liars_dice2_s0/checkpoints/last.pt --time 0.01 \
+    --games 30 --seed 7 --output $OUT/liars_dice2_pool_s0_decision_time_t0.01.json
 }
 
 values() {  # Liar's Dice: the network's values at the root (value_mix=0.25) against none
