@@ -182,10 +182,9 @@ class ReplayBelief(Belief):
         if deadline is None:
             return worlds, counts, logc, logp
         now = time.perf_counter()
-        fit = (deadline - now) * first / max(now - t0, 1e-9)
         left = self.candidates - first
-        more = min(left, int(fit)) if now < deadline else 0
-        if more <= 0 or more < min(DEADLINE_CHUNK, left):  # not worth a call's fixed cost
+        more = min(left, int((deadline - now) * first / max(now - t0, 1e-9)))  # < 0 if past
+        if left == 0 or more < min(DEADLINE_CHUNK, left):  # not worth a call's fixed cost
             return worlds, counts, logc, logp
         merged, seen = distinct_worlds(
             np.concatenate([worlds, self.uniform.sample_many(view, more, rng)]))
