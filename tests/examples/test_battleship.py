@@ -15,7 +15,7 @@ import pytest
 import isz
 from isz.belief import UniformBelief
 from isz.games.base import State
-from tests.examples.twins import assert_same_action_on_twins, random_decisions, tiny_checkpoint
+from tests.examples.twins import assert_planner_decides_from_view, assert_search_decides_from_view
 
 S = 16  # cells on the default 4 × 4 board; placements are S + o * S + c
 
@@ -193,10 +193,7 @@ def test_bad_parameters(battleship, params, words):
 def test_search_decides_from_the_view(battleship, agent):
     """Two true states that share the deciding seat's view (the other fleet differs):
     one action, for 5 such pairs."""
-    game = isz.make_game("battleship")
-    rng = np.random.default_rng(3)
-    assert_same_action_on_twins(game, random_decisions(game, rng, 3, 20),
-                                lambda: isz.make_agent(agent, game, iterations=60), rng)
+    assert_search_decides_from_view(isz.make_game("battleship"), agent, 3, 20)
 
 
 def test_the_network_planner_decides_from_the_view(battleship, tmp_path):
@@ -207,8 +204,4 @@ def test_the_network_planner_decides_from_the_view(battleship, tmp_path):
 
     game = isz.make_game("battleship")
     assert resolve_belief("auto", game, network=True) == "replay"
-    path = tiny_checkpoint(game, tmp_path / "battleship.pt")
-    rng = np.random.default_rng(3)
-    assert_same_action_on_twins(game, random_decisions(game, rng, 3, 20), lambda: isz.load_planner(
-        path, game, device="cpu", agent="guided_so_ismcts", belief="replay", iterations=40),
-        rng)
+    assert_planner_decides_from_view(game, tmp_path / "battleship.pt", (3, 20))

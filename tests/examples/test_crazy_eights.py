@@ -12,7 +12,7 @@ import pytest
 import isz
 from isz.belief import PosteriorBelief, UniformBelief
 from tests.conftest import random_history
-from tests.examples.twins import assert_same_action_on_twins, random_decisions, tiny_checkpoint
+from tests.examples.twins import assert_planner_decides_from_view, assert_search_decides_from_view
 
 
 def _card(label: str, ranks: int = 6) -> int:
@@ -250,10 +250,7 @@ def test_bad_parameters(crazy_eights, params, words):
 def test_search_decides_from_the_view(crazy_eights, agent):
     """Two true states that share the deciding seat's view (the hidden cards differ):
     one action, for 5 such pairs."""
-    game = isz.make_game("crazy_eights")
-    rng = np.random.default_rng(3)
-    assert_same_action_on_twins(game, random_decisions(game, rng, 12, 40),
-                                lambda: isz.make_agent(agent, game, iterations=60), rng)
+    assert_search_decides_from_view(isz.make_game("crazy_eights"), agent, 12, 40)
 
 
 def test_the_network_planner_decides_from_the_view(crazy_eights, tmp_path):
@@ -264,8 +261,4 @@ def test_the_network_planner_decides_from_the_view(crazy_eights, tmp_path):
 
     game = isz.make_game("crazy_eights")
     assert resolve_belief("auto", game, network=True) == "replay"
-    path = tiny_checkpoint(game, tmp_path / "c8.pt")
-    rng = np.random.default_rng(3)
-    assert_same_action_on_twins(game, random_decisions(game, rng, 12, 40), lambda: isz.load_planner(
-        path, game, device="cpu", agent="guided_so_ismcts", belief="replay", iterations=40),
-        rng)
+    assert_planner_decides_from_view(game, tmp_path / "c8.pt", (12, 40))

@@ -13,7 +13,7 @@ import pytest
 import isz
 from isz.belief import PosteriorBelief, UniformBelief
 from tests.conftest import random_history
-from tests.examples.twins import assert_same_action_on_twins, random_decisions, tiny_checkpoint
+from tests.examples.twins import assert_planner_decides_from_view, assert_search_decides_from_view
 
 
 def _card(label: str, wagers: int = 1, ranks: int = 5) -> int:
@@ -175,10 +175,7 @@ def test_bad_parameters(lost_cities, params, words):
 def test_search_decides_from_the_view(lost_cities, agent):
     """Two true states that share the deciding seat's view (the hidden cards differ):
     one action, for 5 such pairs."""
-    game = isz.make_game("lost_cities")
-    rng = np.random.default_rng(3)
-    assert_same_action_on_twins(game, random_decisions(game, rng, 10, 40),
-                                lambda: isz.make_agent(agent, game, iterations=60), rng)
+    assert_search_decides_from_view(isz.make_game("lost_cities"), agent, 10, 40)
 
 
 def test_the_network_planner_decides_from_the_view(lost_cities, tmp_path):
@@ -189,8 +186,4 @@ def test_the_network_planner_decides_from_the_view(lost_cities, tmp_path):
 
     game = isz.make_game("lost_cities")
     assert resolve_belief("auto", game, network=True) == "replay"
-    path = tiny_checkpoint(game, tmp_path / "lc.pt")
-    rng = np.random.default_rng(3)
-    assert_same_action_on_twins(game, random_decisions(game, rng, 10, 40), lambda: isz.load_planner(
-        path, game, device="cpu", agent="guided_so_ismcts", belief="replay", iterations=40),
-        rng)
+    assert_planner_decides_from_view(game, tmp_path / "lc.pt", (10, 40))

@@ -14,7 +14,7 @@ import pytest
 import isz
 from isz.belief import UniformBelief
 from isz.games.base import State
-from tests.examples.twins import assert_same_action_on_twins, random_decisions, tiny_checkpoint
+from tests.examples.twins import assert_planner_decides_from_view, assert_search_decides_from_view
 
 G, PR, B, H, P, K, C, X = range(8)  # Guard .. Princess
 PRIEST, BARON, HANDMAID, PRINCE_OPP, PRINCE_SELF, KING, COUNTESS = range(8, 15)
@@ -228,10 +228,7 @@ def test_the_resampler_reaches_every_world_and_only_those(love_letter):
 def test_search_decides_from_the_view(love_letter, agent):
     """Two true states that share the deciding seat's view (the opponent's cards or the
     card set aside differ): one action, for 5 such pairs."""
-    game = isz.make_game("love_letter")
-    rng = np.random.default_rng(3)
-    assert_same_action_on_twins(game, random_decisions(game, rng, 7, 20),
-                                lambda: isz.make_agent(agent, game, iterations=60), rng)
+    assert_search_decides_from_view(isz.make_game("love_letter"), agent, 7, 20)
 
 
 @pytest.mark.parametrize("value_mix", [0.0, 0.25])
@@ -243,11 +240,8 @@ def test_the_network_planner_decides_from_the_view(love_letter, tmp_path, value_
 
     game = isz.make_game("love_letter")
     assert resolve_belief("auto", game, network=True) == "replay"
-    path = tiny_checkpoint(game, tmp_path / "love_letter.pt")
-    rng = np.random.default_rng(3)
-    assert_same_action_on_twins(game, random_decisions(game, rng, 7, 20), lambda: isz.load_planner(
-        path, game, device="cpu", agent="guided_so_ismcts", belief="replay", iterations=40,
-        value_mix=value_mix), rng)
+    assert_planner_decides_from_view(game, tmp_path / "love_letter.pt", (7, 20),
+                                     value_mix=value_mix)
 
 
 def test_search_beats_random_play(love_letter):

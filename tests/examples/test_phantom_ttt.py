@@ -10,7 +10,7 @@ import pytest
 
 import isz
 from isz.belief import UniformBelief
-from tests.examples.twins import assert_same_action_on_twins, tiny_checkpoint
+from tests.examples.twins import assert_planner_decides_from_view
 
 PLACED, FOUND, WON, DRAWN = 0, 1, 2, 3
 
@@ -185,9 +185,5 @@ def test_the_network_planner_decides_from_the_view(phantom_ttt, tmp_path):
     for 5 such pairs."""
     pytest.importorskip("torch")
     game = isz.make_game("phantom_ttt")
-    path = tiny_checkpoint(game, tmp_path / "pt.pt")
-    rng = np.random.default_rng(3)
-    states = (_random_state(game, rng, int(rng.integers(4, 14))) for _ in range(40))
-    assert_same_action_on_twins(game, states, lambda: isz.load_planner(
-        path, game, device="cpu", agent="guided_so_ismcts", belief="replay", iterations=40),
-        rng)
+    assert_planner_decides_from_view(game, tmp_path / "pt.pt", lambda rng: (
+        _random_state(game, rng, int(rng.integers(4, 14))) for _ in range(40)))

@@ -17,7 +17,7 @@ from isz.belief import PosteriorBelief, UniformBelief
 from isz.games import new_rng
 from isz.games.base import State
 from tests.conftest import random_history
-from tests.examples.twins import assert_same_action_on_twins, random_decisions, tiny_checkpoint
+from tests.examples.twins import assert_planner_decides_from_view, assert_search_decides_from_view
 
 F, S = 0, 1  # place a flower / the skull; chance: flower / skull
 
@@ -335,10 +335,7 @@ def test_bad_parameters(skull, params, words):
 def test_search_decides_from_the_view(skull, agent):
     """Two true states that share the deciding seat's view (other seats' discs differ):
     one action, for 5 such pairs."""
-    game = isz.make_game("skull", players=3)
-    rng = np.random.default_rng(3)
-    assert_same_action_on_twins(game, random_decisions(game, rng, 2, 12),
-                                lambda: isz.make_agent(agent, game, iterations=60), rng)
+    assert_search_decides_from_view(isz.make_game("skull", players=3), agent, 2, 12)
 
 
 @pytest.mark.parametrize("value_mix", [0.0, 0.25])
@@ -352,9 +349,4 @@ def test_the_network_planner_decides_from_the_view(skull, tmp_path, value_mix):
     assert resolve_belief("auto", isz.make_game("skull"), network=True) == "posterior"
     game = isz.make_game("skull", players=3)
     assert resolve_belief("auto", game, network=True) == "replay"
-    path = tiny_checkpoint(game, tmp_path / "skull.pt")
-    rng = np.random.default_rng(3)
-    assert_same_action_on_twins(game, random_decisions(game, rng, 2, 12), lambda: isz.load_planner(
-        path, game, device="cpu", agent="guided_so_ismcts", belief="replay", iterations=40,
-        value_mix=value_mix),
-        rng)
+    assert_planner_decides_from_view(game, tmp_path / "skull.pt", (2, 12), value_mix=value_mix)

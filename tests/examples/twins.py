@@ -8,6 +8,7 @@ from collections.abc import Callable, Iterable, Iterator
 
 import numpy as np
 
+import isz
 from isz.belief import UniformBelief
 from isz.games.base import Game, State
 from tests.conftest import random_history
@@ -54,3 +55,25 @@ def assert_same_action_on_twins(game: Game, states: Iterable[State],
         if found == pairs:
             return
     raise AssertionError(f"only {found} of {pairs} decision states had a twin")
+
+
+def assert_search_decides_from_view(game: Game, agent: str, lo: int, hi: int) -> None:
+    """`assert_same_action_on_twins` for rollout search ``agent`` (60 iterations) over
+    `random_decisions` of ``lo`` to ``hi - 1`` steps (generator seed 3)."""
+    rng = np.random.default_rng(3)
+    assert_same_action_on_twins(game, random_decisions(game, rng, lo, hi),
+                                lambda: isz.make_agent(agent, game, iterations=60), rng)
+
+
+def assert_planner_decides_from_view(game: Game, path, decisions, belief: str = "replay",
+                                     **knobs) -> None:
+    """`assert_same_action_on_twins` for the default recipe's planner (guided_so_ismcts,
+    40 simulations, worlds from ``belief``, more planner ``knobs``) on a `tiny_checkpoint`
+    written to ``path``. ``decisions``: ``(lo, hi)`` for `random_decisions`, or a
+    function of the generator (seed 3) that yields the candidate states."""
+    path = tiny_checkpoint(game, path)
+    rng = np.random.default_rng(3)
+    states = decisions(rng) if callable(decisions) else random_decisions(game, rng, *decisions)
+    assert_same_action_on_twins(game, states, lambda: isz.load_planner(
+        path, game, device="cpu", agent="guided_so_ismcts", belief=belief, iterations=40,
+        **knobs), rng)
