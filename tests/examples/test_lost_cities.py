@@ -11,8 +11,8 @@ import numpy as np
 import pytest
 
 import isz
-from isz.belief import PosteriorBelief, UniformBelief
-from tests.conftest import random_history
+from isz.belief import UniformBelief
+from tests.examples.posterior import assert_resampler_is_uniform_posterior
 from tests.examples.twins import assert_planner_decides_from_view, assert_search_decides_from_view
 
 
@@ -135,26 +135,7 @@ def test_the_resampler_is_the_uniform_posterior(lost_cities):
     chi-square bound: a card the other seat played or discarded unseen sits in one of its
     slots before."""
     game = isz.make_game("lost_cities", colors=2, ranks=3, wagers=0, hand=1, turns=4)
-    post = PosteriorBelief(game, policy=lambda view: np.ones(game.num_actions))
-    rng, checked = np.random.default_rng(0), 0
-    for seed in range(12):
-        state = random_history(game, rng, int(rng.integers(4, 14)))
-        view = state.view(int(rng.integers(2)))
-        hidden = [i for i, x in enumerate(view.data) if x < 0]
-        exact: dict[tuple, float] = {}
-        for row, q in zip(*post.worlds(view), strict=True):
-            key = tuple(post.table.states[row][hidden].tolist())
-            exact[key] = exact.get(key, 0.0) + q
-        n, counts = 2000, {}
-        for w in UniformBelief(game).sample_many(view, n, np.random.default_rng(seed)):
-            key = tuple(w[hidden].tolist())
-            assert key in exact  # a history the view allows
-            counts[key] = counts.get(key, 0) + 1
-        chi = sum((counts.get(k, 0) - n * q) ** 2 / (n * q) for k, q in exact.items())
-        dof = max(len(exact) - 1, 1)
-        assert chi < dof + 5 * np.sqrt(2 * dof), (chi, dof)
-        checked += len(exact) > 2
-    assert checked >= 3  # a few views with several consistent histories
+    assert_resampler_is_uniform_posterior(game, 4, 14, rich=2)
 
 
 @pytest.mark.parametrize("params, words", [
