@@ -49,7 +49,7 @@ import numba as nb
 import numpy as np
 
 from isz import CHANCE, TERMINAL, Game, IszError, State, View, register_game
-from isz.games import Kernel, new_rng, rand_below, shuffle_prefix
+from isz.games import Kernel, new_rng, rand_below, seat_draws_key, shuffle_prefix
 
 N, OUT, TOP, SUIT, TURN, PHASE, PASSES, TURNS, HANDS = range(9)  # offsets past L
 DEAL, STARTER, PLAY, DECLARE, DRAW, OVER = range(6)  # phases
@@ -279,15 +279,7 @@ def info_key(s, params, player):
     view among worlds sharing one public history (the hand alone is not: a card in it
     may have been dealt or drawn)."""
     n, kind, owner, _ = _scan(s, params)
-    dealt, h = 0, np.uint64(0x9E3779B97F4A7C15)
-    for i in range(n):
-        if owner[i] == player and kind[i] == K_DEAL:
-            dealt |= 1 << s[i]  # a set: the order it was dealt in is not seen
-        elif owner[i] == player and kind[i] == K_CARD:
-            h = (h ^ np.uint64(64 * i + s[i] + 1)) * np.uint64(0xBF58476D1CE4E5B9)
-            h ^= h >> np.uint64(31)
-    h = (h ^ np.uint64(dealt)) * np.uint64(0x94D049BB133111EB)
-    return np.int64((h ^ (h >> np.uint64(29))) >> np.uint64(1))
+    return seat_draws_key(s, n, kind, owner, player, K_DEAL, K_CARD)
 
 
 @nb.njit(cache=True)
