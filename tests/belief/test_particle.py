@@ -48,10 +48,12 @@ def recon_views(game, count, seed, steps=(4, 17), decision=False):
     return out
 
 
-def brute_force(game, state, motion=None):
+def brute_force(game, state, motion=None, policy=None):
     """P(current slot), P(start slot) of the adversary for the recon, by enumerating every
     start and move sequence and replaying it through the checked `State` API (chance
-    probabilities of the recorded readings = the sensor likelihood)."""
+    probabilities of the recorded readings = the sensor likelihood). The adversary's
+    moves are weighed by ``motion(slot, recon_slot, turn)``, else by ``policy`` on its own
+    view, else uniformly."""
     s, turns, n = state.data, game.params["turns"], game.params["slots"]
     t = int(s[4])
     adv_turns = [i for i in range(t) if i % 2 == 1]
@@ -62,8 +64,7 @@ def brute_force(game, state, motion=None):
             for i in range(t):
                 if i % 2 == 1:
                     a = next(mv)
-                    p = np.ones(4) / 3 if motion is None else motion(int(st.data[1]),
-                                                                      int(st.data[2]), i)
+                    p = _move_probs(st, i, motion, policy)
                     w *= p[a] / p[[HOLD, LEFT, RIGHT]].sum()
                 else:
                     a = int(s[6 + i])
@@ -78,6 +79,14 @@ def brute_force(game, state, motion=None):
                 cur[st.data[1]] += w
                 start[x0] += w
     return cur / cur.sum(), start / start.sum()
+
+
+def _move_probs(st, turn, motion, policy):
+    if motion is not None:
+        return motion(int(st.data[1]), int(st.data[2]), turn)
+    if policy is not None:
+        return np.asarray(policy(st.view(1)), dtype=np.float64)
+    return np.ones(4) / 3
 
 
 def tv(p, q):

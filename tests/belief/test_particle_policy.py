@@ -3,8 +3,6 @@ adversary tensors, the exact enumeration against brute force, particles against 
 
 from __future__ import annotations
 
-import itertools
-
 import numpy as np
 import pytest
 import torch
@@ -16,6 +14,7 @@ from isz.belief.recon_policy import _adversary_states, _adversary_tensors
 from isz.games.base import State
 from isz.nn.model import ModelConfig, build_model
 from isz.search.evaluator import EvaluatorPolicy, make_search_belief
+from tests.belief.test_particle import brute_force as particle_brute_force
 from tests.belief.test_particle import recon_views, tv
 
 HOLD, OBSERVE, LEFT, RIGHT = range(4)
@@ -46,31 +45,9 @@ def start_and_time(view):
 
 
 def brute_force(game, state, policy):
-    """P(current slot) for the recon: every start and move sequence replayed through the
-    checked `State` API, adversary moves weighted by ``policy`` on its own view."""
-    s, turns, n = state.data, game.params["turns"], game.params["slots"]
-    t = int(s[4])
-    cur = np.zeros(n)
-    for x0 in range(n):
-        for moves in itertools.product((HOLD, LEFT, RIGHT), repeat=t // 2):
-            w, st, mv = 1.0 / n, game.new_initial_state().child(x0), iter(moves)
-            for i in range(t):
-                if i % 2 == 1:
-                    a = next(mv)
-                    p = np.asarray(policy(st.view(1)), dtype=np.float64)
-                    w *= p[a] / p[[HOLD, LEFT, RIGHT]].sum()
-                else:
-                    a = int(s[6 + i])
-                st.apply_action(a)
-                o = int(s[6 + turns + i])
-                if o >= 0:
-                    w *= dict(st.chance_outcomes()).get(o, 0.0)
-                    if w == 0.0:
-                        break
-                    st.apply_action(o)
-            if w > 0.0:
-                cur[st.data[1]] += w
-    return cur / cur.sum()
+    """P(current slot) for the recon, adversary moves weighted by ``policy`` on its own
+    view (`tests.belief.test_particle.brute_force`)."""
+    return particle_brute_force(game, state, policy=policy)[0]
 
 
 def test_adversary_tensors_are_the_adversary_views(game):
