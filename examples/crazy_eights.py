@@ -49,7 +49,7 @@ import numba as nb
 import numpy as np
 
 from isz import CHANCE, TERMINAL, Game, IszError, State, View, register_game
-from isz.games import Kernel, new_rng, rand_below, seat_draws_key, shuffle_prefix
+from isz.games import Kernel, new_rng, popcount, rand_below, seat_draws_key, shuffle_prefix
 
 N, OUT, TOP, SUIT, TURN, PHASE, PASSES, TURNS, HANDS = range(9)  # offsets past L
 DEAL, STARTER, PLAY, DECLARE, DRAW, OVER = range(6)  # phases
@@ -58,17 +58,8 @@ SUITS = "SHDC"
 
 
 @nb.njit(cache=True)
-def _bits(x):
-    k = 0
-    while x:
-        x &= x - 1
-        k += 1
-    return k
-
-
-@nb.njit(cache=True)
 def _deck(s, params):
-    return params[4] - _bits(s[params[6] + OUT])
+    return params[4] - popcount(s[params[6] + OUT])
 
 
 @nb.njit(cache=True)
@@ -162,11 +153,11 @@ def apply_action(s, params, a):
 def returns(s, params, out):
     P, L, least, k = params[0], params[6], params[4] + 1, 0  # least: above any hand
     for q in range(P):  # the k winners: the empty hand, or the fewest cards when blocked
-        b = _bits(s[L + HANDS + q])
+        b = popcount(s[L + HANDS + q])
         k = 1 if b < least else k + (b == least)
         least = min(least, b)
     for q in range(P):
-        out[q] = (P - k) / (k * (P - 1)) if _bits(s[L + HANDS + q]) == least else -1.0 / (P - 1)
+        out[q] = (P - k) / (k * (P - 1)) if popcount(s[L + HANDS + q]) == least else -1.0 / (P - 1)
 
 
 @nb.njit(cache=True)
@@ -222,7 +213,7 @@ def info_tensor(s, params, player, out):
     b = 3 * C + S
     out[b] = s[L + PHASE] == DECLARE
     for q in range(P):
-        out[b + 1 + (q - player) % P] = _bits(s[L + HANDS + q]) / (params[3] + D)
+        out[b + 1 + (q - player) % P] = popcount(s[L + HANDS + q]) / (params[3] + D)
     out[b + 1 + P] = _deck(s, params) / max(D, 1)
     if s[L + PHASE] >= PLAY and s[L + PHASE] != OVER:
         out[b + 2 + P + (s[L + TURN] - player) % P] = 1.0

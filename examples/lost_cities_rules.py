@@ -8,21 +8,12 @@ import numba as nb
 import numpy as np
 
 from isz import CHANCE, TERMINAL
-from isz.games import Kernel, rand_below, seat_draws_key, shuffle_prefix
+from isz.games import Kernel, popcount, rand_below, seat_draws_key, shuffle_prefix
 
 N, TURN, PHASE, TURNS, LAST, OUT, HANDS, EXP, KNOWN, HEIGHT = 0, 1, 2, 3, 4, 5, 6, 8, 10, 12
 DEAL, PLAY, DRAW, CARD, OVER = range(5)  # phases
 K_DEAL, K_PLAY, K_DRAW, K_CARD = range(4)  # step kinds (a play or a discard is K_PLAY)
 COLORS = "YBWGR"
-
-
-@nb.njit(cache=True)
-def _bits(x):
-    k = 0
-    while x:
-        x &= x - 1
-        k += 1
-    return k
 
 
 @nb.njit(cache=True)
@@ -92,7 +83,7 @@ def chance_outcomes(s, params, out_a, out_p):
 def _end_turn(s, params):
     L = params[6]
     s[L + TURN], s[L + TURNS], s[L + LAST] = 1 - s[L + TURN], s[L + TURNS] + 1, -1
-    deck = params[4] - _bits(s[L + OUT])
+    deck = params[4] - popcount(s[L + OUT])
     s[L + PHASE] = OVER if deck == 0 or s[L + TURNS] == params[7] else PLAY
 
 
@@ -236,7 +227,7 @@ def info_tensor(s, params, player, out):
     b = 8 * C
     out[b] = s[L + PHASE] == PLAY
     out[b + 1] = s[L + PHASE] == DRAW
-    out[b + 2] = (C - _bits(s[L + OUT])) / max(D, 1)
+    out[b + 2] = (C - popcount(s[L + OUT])) / max(D, 1)
     out[b + 3] = s[L + TURNS] / T
     for k in range(K):
         out[b + 4 + k] = _color_score(s[L + EXP + player], params, k) / 50.0

@@ -36,7 +36,7 @@ import math
 import numba as nb
 import numpy as np
 
-from isz.games.tricks_kernel import popcount
+from isz.games.cards import popcount
 from isz.rng import rand_below, rand_float
 
 RING, SWAP = 1, 2

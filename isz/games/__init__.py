@@ -3,13 +3,14 @@
 What a game written outside the package needs: `Game`, `State`, `View`, the
 `Kernel` of its compiled rules, the kernel RNG helpers (`new_rng`,
 `rand_below`, `rand_float`, `shuffle_prefix`, `sample_index`, `next_u64`), the
-``info_key`` helper `seat_draws_key` and `register_game`. Tutorial: docs/adding_a_game.md.
+card-mask helpers (`popcount`, and `seat_draws_key` for ``info_key``) and
+`register_game`. Tutorial: docs/adding_a_game.md.
 """
 
 from isz.games import coin_guess, kuhn_poker, leduc_poker, recon, tricks  # noqa: F401  (registration)
 from isz.games.base import Game, State, View
+from isz.games.cards import popcount, seat_draws_key
 from isz.games.kernel import Kernel
-from isz.games.keys import seat_draws_key
 from isz.games.registry import (
     game_names,
     import_game_module,
@@ -21,5 +22,6 @@ from isz.games.registry import (
 from isz.rng import new_rng, next_u64, rand_below, rand_float, sample_index, shuffle_prefix
 
 __all__ = ["Game", "Kernel", "State", "View", "game_names", "import_game_module", "make_game",
-           "new_rng", "next_u64", "rand_below", "rand_float", "register", "register_game",
-           "register_preset", "sample_index", "seat_draws_key", "shuffle_prefix"]
+           "new_rng", "next_u64", "popcount", "rand_below", "rand_float", "register",
+           "register_game", "register_preset", "sample_index", "seat_draws_key",
+           "shuffle_prefix"]

@@ -10,6 +10,7 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
+from isz.games.cards import popcount
 from isz.rng import rand_below, shuffle_prefix
 from isz.types import CHANCE, TERMINAL
 
@@ -29,17 +30,6 @@ K_SUITMASK = 20  # S masks
 K_SUITOF = 24    # C entries: suit of each card
 TRUMP_NONE, TRUMP_FIXED, TRUMP_CARD = 0, 1, 2
 BID_BONUS = 10
-
-
-@nb.njit(cache=True, inline="always")
-def popcount(m):
-    """Number of set bits of card mask ``m`` (the cards in a hand); public for the
-    trick-taking beliefs' kernels (`isz.belief.gibbs_kernel`)."""
-    n = 0
-    while m != 0:
-        m &= m - 1
-        n += 1
-    return n
 
 
 # Index of a lone set bit by de Bruijn multiplication (uint64 on both sides, so

@@ -1,16 +1,27 @@
-"""A kernel helper for ``info_key`` in games whose seats draw cards during play.
+"""Kernel helpers for card games, in the package's games and outside it.
 
-Among worlds that share one public history, a seat's information state is the set
-of cards it was dealt (the order of a deal is not seen) and each card it drew, with
-the step it came at (two worlds can give one hand by other draws). `seat_draws_key`
-hashes exactly that; `examples/crazy_eights.py` and `examples/lost_cities_rules.py`
-use it.
+`popcount`: the cards in a card mask. `seat_draws_key`, for ``info_key`` in games whose
+seats draw cards during play: among worlds that share one public history, a seat's
+information state is the set of cards it was dealt (the order of a deal is not seen)
+and each card it drew, with the step it came at (two worlds can give one hand by other
+draws); the key hashes exactly that (`examples/crazy_eights.py`,
+`examples/lost_cities_rules.py`).
 """
 
 from __future__ import annotations
 
 import numba as nb
 import numpy as np
+
+
+@nb.njit(cache=True, inline="always")
+def popcount(m):
+    """Number of set bits of card mask ``m`` (the cards in a hand)."""
+    n = 0
+    while m != 0:
+        m &= m - 1
+        n += 1
+    return n
 
 
 @nb.njit(cache=True)

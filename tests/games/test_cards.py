@@ -1,10 +1,10 @@
-"""`isz.games.seat_draws_key`: what a seat saw of its own cards, and nothing else."""
+"""`isz.games.cards`: a mask's cards; what a seat saw of its own cards, and nothing else."""
 
 from __future__ import annotations
 
 import numpy as np
 
-from isz.games import seat_draws_key
+from isz.games import popcount, seat_draws_key
 
 DEAL, DRAW, PLAY = 0, 1, 2
 
@@ -38,3 +38,7 @@ def test_other_seats_cards_do_not_count():
 def test_a_dealt_card_and_a_drawn_card_differ():
     assert _key([(3, DEAL, 0), (5, DEAL, 0)]) != _key([(3, DEAL, 0), (5, DRAW, 0)])
     assert _key([(3, DEAL, 0)]) != _key([(5, DEAL, 0)])
+
+
+def test_popcount():
+    assert [popcount(m) for m in (0, 1, 0b1011, (1 << 51) | 1, (1 << 63) - 1)] == [0, 1, 3, 2, 63]
