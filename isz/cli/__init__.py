@@ -4,7 +4,8 @@ Each command is a module of this package with a ``main()`` that the console
 script of ``pyproject.toml`` and the thin wrapper ``scripts/<name>.py`` both
 call: `isz.cli.train`, `isz.cli.evaluate`, `isz.cli.play`, `isz.cli.bench`.
 `isz.cli.conf` finds the hydra configs (``conf/``), in a checkout or an
-installed wheel. What follows here makes every user error one line.
+installed wheel; `hydra_command` is the ``main()`` of the three hydra commands.
+What follows here makes every user error one line.
 
 `run_hydra` composes the command line's config once before handing over to
 ``@hydra.main``, so that an unknown group option (``game=chess``), a misspelt
@@ -187,6 +188,24 @@ def run_hydra(hydra_main: Callable[[], None], config_dir: Path, config_name: str
             with one_line_errors():
                 preflight(cfg)
     hydra_main()
+
+
+def hydra_command(run: Callable, store_schema: Callable[[], None], config_name: str,
+                  group: str | None = None, preflight: Callable | None = None) -> None:
+    """A command's ``main()``: hydra's command line over ``conf/[group/]config_name.yaml``
+    (`isz.cli.conf.conf_dir`) calling ``run(cfg)``, its typed schema stored first
+    (``store_schema()``) and ``${isz_root:}`` resolvable, the overrides (and
+    ``preflight(cfg)``) checked by `run_hydra` before hydra starts."""
+    import hydra
+
+    from isz.cli.conf import conf_dir, register_isz_root
+
+    with one_line_errors():
+        conf = conf_dir() / group if group else conf_dir()
+    store_schema()
+    register_isz_root()
+    app = hydra.main(config_path=str(conf), config_name=config_name, version_base=None)(run)
+    run_hydra(app, conf, config_name, preflight)
 
 
 def key_values(pairs: list[str] | None, flag: str) -> dict:

@@ -51,15 +51,13 @@ from __future__ import annotations
 import dataclasses
 import json
 
-import hydra
 from hydra.core.config_store import ConfigStore
 from hydra.utils import to_absolute_path
 from omegaconf import DictConfig, OmegaConf
 
 from isz import IszError, load_planner, make_agent, make_game
 from isz.agents import Agent, agent_knobs
-from isz.cli import one_line_errors, run_hydra, stopped, unknown_keys
-from isz.cli.conf import conf_dir, register_isz_root
+from isz.cli import hydra_command, one_line_errors, stopped, unknown_keys
 from isz.evaluation import MatchSpec, SeatSpec, make_backend, play_match, resumable
 from isz.evaluation.config import EvaluateConfig
 from isz.fs import check_output_file, write_json_atomic
@@ -274,9 +272,4 @@ def run(dcfg: DictConfig) -> None:
 def main() -> None:
     """The ``isz-evaluate`` console command: hydra's command line over
     ``conf/evaluate/evaluate.yaml``."""
-    with one_line_errors():
-        conf = conf_dir() / "evaluate"
-    store_schema()
-    register_isz_root()
-    app = hydra.main(config_path=str(conf), config_name="evaluate", version_base=None)(run)
-    run_hydra(app, conf, "evaluate")
+    hydra_command(run, store_schema, "evaluate", group="evaluate")

@@ -16,13 +16,11 @@ game) exit with status 2 and one ``error: ...`` line on stderr.
 
 from __future__ import annotations
 
-import hydra
 from hydra.core.config_store import ConfigStore
 from hydra.utils import to_absolute_path
 from omegaconf import DictConfig, OmegaConf
 
-from isz.cli import one_line_errors, run_hydra, unknown_keys
-from isz.cli.conf import conf_dir, register_isz_root
+from isz.cli import hydra_command, one_line_errors, unknown_keys
 from isz.evaluation.table_config import PlayConfig
 
 
@@ -60,9 +58,4 @@ def run(dcfg: DictConfig) -> None:
 
 def main() -> None:
     """The ``isz-play`` console command: hydra's command line over ``conf/play/play.yaml``."""
-    with one_line_errors():
-        conf = conf_dir() / "play"
-    store_schema()
-    register_isz_root()
-    app = hydra.main(config_path=str(conf), config_name="play", version_base=None)(run)
-    run_hydra(app, conf, "play")
+    hydra_command(run, store_schema, "play", group="play")

@@ -22,12 +22,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import hydra
 from hydra.core.config_store import ConfigStore
 from omegaconf import DictConfig, OmegaConf
 
-from isz.cli import one_line_errors, run_hydra, stopped, unknown_keys
-from isz.cli.conf import conf_dir
+from isz.cli import hydra_command, one_line_errors, stopped, unknown_keys
 from isz.training.config import TrainConfig, check_continue_from
 from isz.types import IszError
 
@@ -112,8 +110,4 @@ def kept(run_dir: Path) -> str:
 
 def main() -> None:
     """The ``isz-train`` console command: hydra's command line over ``conf/train.yaml``."""
-    with one_line_errors():
-        conf = conf_dir()
-    store_schema()
-    app = hydra.main(config_path=str(conf), config_name="train", version_base=None)(run)
-    run_hydra(app, conf, "train", preflight)
+    hydra_command(run, store_schema, "train", preflight=preflight)

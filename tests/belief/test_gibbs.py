@@ -16,7 +16,13 @@ from isz.belief.gibbs import circuits
 from isz.belief.tricks_constraints import constraints, is_consistent
 from isz.bench.belief import high_card_policy
 from isz.types import IszError
-from tests.belief.tricks_reference import all_consistent, find_views, posterior, tv
+from tests.belief.tricks_reference import (
+    all_consistent,
+    find_views,
+    posterior,
+    random_game_decisions,
+    tv,
+)
 
 TWO = dict(players=2, suits=3, ranks=3, hand_size=3)
 THREE = dict(players=3, suits=3, ranks=4, hand_size=3, trump="card", bidding=True)
@@ -94,17 +100,9 @@ def test_oh_hell_chain_stays_consistent():
     game = isz.make_game("oh_hell")
     rng = np.random.default_rng(4)
     b = make_belief("gibbs", game, burn_in=5)
-    state = game.new_initial_state()
-    while not state.is_terminal():
-        p = state.current_player()
-        if p >= 0:
-            view = state.view(p)
-            for w in b.sample_many(view, 4, rng):
-                assert is_consistent(view, w)
-            acts = state.legal_actions()
-        else:
-            acts = [a for a, _ in state.chance_outcomes()]
-        state.apply_action(acts[rng.integers(len(acts))])
+    for _, view in random_game_decisions(game, rng):
+        for w in b.sample_many(view, 4, rng):
+            assert is_consistent(view, w)
     assert b.acceptance["ring"] > 0.2 and b.acceptance["swap"] > 0.9
 
 

@@ -14,7 +14,13 @@ from isz.belief import UniformBelief, VoidsBelief, make_belief
 from isz.belief.tricks_constraints import constraints, is_consistent
 from isz.games.base import State
 from isz.types import IszError
-from tests.belief.tricks_reference import all_consistent, consistent, find_views, tv
+from tests.belief.tricks_reference import (
+    all_consistent,
+    consistent,
+    find_views,
+    random_game_decisions,
+    tv,
+)
 
 TWO = dict(players=2, suits=3, ranks=3, hand_size=3)
 THREE = dict(players=3, suits=3, ranks=4, hand_size=3, trump="card", bidding=True)
@@ -88,18 +94,9 @@ def test_oh_hell_samples_are_consistent():
     b = make_belief("voids", game)
     rng = np.random.default_rng(4)
     for seed in range(3):
-        r = np.random.default_rng(seed)
-        state = game.new_initial_state()
-        while not state.is_terminal():
-            p = state.current_player()
-            if p >= 0:
-                view = state.view(p)
-                for w in b.sample_many(view, 3, rng):
-                    assert is_consistent(view, w)
-                acts = state.legal_actions()
-            else:
-                acts = [a for a, _ in state.chance_outcomes()]
-            state.apply_action(acts[r.integers(len(acts))])
+        for _, view in random_game_decisions(game, np.random.default_rng(seed)):
+            for w in b.sample_many(view, 3, rng):
+                assert is_consistent(view, w)
 
 
 def test_unsupported_game_and_bad_knobs():
