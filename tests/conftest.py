@@ -36,6 +36,22 @@ def random_decision(game, rng: np.random.Generator, steps: int):
     raise AssertionError("no decision node")
 
 
+def twin_state(game, state, player: int, rng: np.random.Generator):
+    """Another true state that gives ``player`` the same view as ``state`` (a world drawn
+    from that view by the game's uniform resampler, up to 32 tries), or None when every
+    draw is ``state`` itself (nothing hidden from ``player``)."""
+    from isz.belief import UniformBelief
+    from isz.games.base import State
+
+    view = state.view(player)
+    for w in UniformBelief(game).sample_many(view, 32, rng):
+        if not np.array_equal(w, state.data):
+            twin = State(game, w.copy())
+            assert twin.view(player).key == view.key
+            return twin
+    return None
+
+
 @pytest.fixture
 def rng():
     return np.random.default_rng(12345)

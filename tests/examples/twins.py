@@ -9,9 +9,8 @@ from collections.abc import Callable, Iterable, Iterator
 import numpy as np
 
 import isz
-from isz.belief import UniformBelief
 from isz.games.base import Game, State
-from tests.conftest import random_history
+from tests.conftest import random_history, twin_state
 
 
 def tiny_checkpoint(game: Game, path) -> str:
@@ -45,8 +44,7 @@ def assert_same_action_on_twins(game: Game, states: Iterable[State],
         p = state.current_player()
         if p < 0:
             continue
-        twin = next((State(game, w.copy()) for w in UniformBelief(game).sample_many(
-            state.view(p), 32, rng) if not np.array_equal(w, state.data)), None)
+        twin = twin_state(game, state, p, rng)
         if twin is None:  # nothing hidden from p here
             continue
         acts = [make_agent().act(s.view(p), np.random.default_rng(1)) for s in (state, twin)]

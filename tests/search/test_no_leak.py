@@ -13,9 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import isz
-from isz.belief import UniformBelief
-from isz.games.base import State
-from tests.conftest import random_decision
+from tests.conftest import random_decision, twin_state
 
 # OpenSpiel's bots play only games with an OpenSpiel twin, and OpenSpiel is optional:
 # the same test for them is in tests/openspiel/test_bots.py
@@ -28,17 +26,6 @@ def _knobs(name):
     return SMALL if "iterations" in isz.agent_knobs(name) else {}
 
 
-def _twin(game, state, player, rng):
-    """A different true state with the same view for ``player`` (or None)."""
-    view = state.view(player)
-    for w in UniformBelief(game).sample_many(view, 32, rng):
-        if not np.array_equal(w, state.data):
-            twin = State(game, w.copy())
-            assert twin.view(player).key == view.key
-            return twin
-    return None
-
-
 @settings(max_examples=60, deadline=None, derandomize=True)
 @given(game_name=st.sampled_from(isz.game_names()), agent_name=st.sampled_from(AGENTS),
        steps=st.integers(0, 40), seed=st.integers(0, 2**31))
@@ -47,7 +34,7 @@ def test_same_view_same_action(game_name, agent_name, steps, seed):
     rng = np.random.default_rng(seed)
     state = random_decision(game, rng, steps)
     p = state.current_player()
-    twin = _twin(game, state, p, rng)
+    twin = twin_state(game, state, p, rng)
     if twin is None:  # nothing hidden here (e.g. every card known)
         twin = state.clone()
     a1 = isz.make_agent(agent_name, game, **_knobs(agent_name)).act(
@@ -65,7 +52,7 @@ def test_twins_really_differ_somewhere():
         rng = np.random.default_rng(1)
         for steps in range(0, 30, 3):
             state = random_decision(game, rng, steps)
-            differ += _twin(game, state, state.current_player(), rng) is not None
+            differ += twin_state(game, state, state.current_player(), rng) is not None
     assert differ >= 2 * len(isz.game_names())
 
 
