@@ -33,6 +33,7 @@ import numba as nb
 import numpy as np
 
 from isz.games import tricks_kernel as K
+from isz.games.cards import popcount
 
 HALF = 10
 F_CARD = 2 * HALF
@@ -87,7 +88,7 @@ def hand_score(s, kp, p, c, w):
     suit, above = kp[K.K_SUITMASK + sc], ~((np.int64(2) << c) - 1)
     mine = hand & suit
     boss = 1.0 if others & suit & above == 0 else 0.0
-    length = K.popcount(mine) / K.popcount(hand)
+    length = popcount(mine) / popcount(hand)
     highest = 1.0 if mine & above == 0 else 0.0
     lowest = 1.0 if mine & ((np.int64(1) << c) - 1) == 0 else 0.0
     rank = (c % r) / (r - 1)
