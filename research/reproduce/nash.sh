@@ -26,7 +26,7 @@
 #            common worlds and step 0.25) chosen on seeds 0-2's saved iterates and on
 #            seeds 3-5, judged on seeds 6-8
 #   fsp: leduc_nash_fsp (the average network from the network's own games against
-#            uniform play) re-learned on nfsp_eta10's iterates, and the preset on seed 3
+#            uniform play) re-learned on nfsp_eta10's iterates, and the preset on seeds 3-5
 #   fsp350: leduc_nash_fsp at 350 iterations on training seeds 0-3 with every iterate
 #            kept, its average networks and the exact averages of their iterates; seed 4
 set -euo pipefail
@@ -450,7 +450,7 @@ nfsp_iterates() {  # leduc_nash_nfsp_iterates: seeds 0-2 without the polish (the
 fsp() {  # leduc_nash_fsp: on training seeds 0-2 its average network re-learned from the
   # nfsp_eta10 runs' iterates (every one kept; the preset's own network, to the bit) with
   # the preset's own games (research.replay_average: what the preset writes, to the bit),
-  # and the preset as is on training seeds 3 and 4, with seed 3's curve
+  # and the preset as is on training seeds 3, 4 and 5, with seed 3's curve
   local out=docs/results/nash/leduc_nash_fsp
   for s in 0 1 2; do  # (the average policy's generator is seeded from trainer.seed)
     $PY -m research.replay_average runs/leduc_nash_nfsp_eta10_s$s \
@@ -462,7 +462,7 @@ fsp() {  # leduc_nash_fsp: on training seeds 0-2 its average network re-learned 
     --checkpoint fsp_polish0.pt --output ${out}_unpolished_table.json
   $PY -m research.nash_table --run "leduc_nash_fsp=runs/leduc_nash_nfsp_eta10_s[012]" \
     --checkpoint average_policy_fsp.pt --output ${out}_table.json
-  for s in 3 4; do
+  for s in 3 4 5; do
     $PY scripts/train.py experiment=leduc_nash_fsp trainer.seed=$s \
       experiment.run_dir=runs/leduc_nash_fsp_s$s logger.progress=false
     $PY -m research.nash_table --run "the preset, seed $s=runs/leduc_nash_fsp_s$s" \
