@@ -49,7 +49,15 @@ import numba as nb
 import numpy as np
 
 from isz import CHANCE, TERMINAL, Game, IszError, State, View, register_game
-from isz.games import Kernel, new_rng, popcount, rand_below, seat_draws_key, shuffle_prefix
+from isz.games import (
+    Kernel,
+    deal_from,
+    new_rng,
+    popcount,
+    rand_below,
+    seat_draws_key,
+    shuffle_prefix,
+)
 
 N, OUT, TOP, SUIT, TURN, PHASE, PASSES, TURNS, HANDS = range(9)  # offsets past L
 DEAL, STARTER, PLAY, DECLARE, DRAW, OVER = range(6)  # phases
@@ -94,13 +102,7 @@ def legal_actions(s, params, out):
 
 @nb.njit(cache=True)
 def chance_outcomes(s, params, out_a, out_p):
-    gone, k = s[params[6] + OUT], 0
-    for c in range(params[4]):
-        if not (gone >> c) & 1:
-            out_a[k] = c
-            k += 1
-    out_p[:k] = 1.0 / k
-    return k
+    return deal_from(s[params[6] + OUT], params[4], out_a, out_p)
 
 
 @nb.njit(cache=True)

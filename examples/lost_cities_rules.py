@@ -8,7 +8,7 @@ import numba as nb
 import numpy as np
 
 from isz import CHANCE, TERMINAL
-from isz.games import Kernel, popcount, rand_below, seat_draws_key, shuffle_prefix
+from isz.games import Kernel, deal_from, popcount, rand_below, seat_draws_key, shuffle_prefix
 
 N, TURN, PHASE, TURNS, LAST, OUT, HANDS, EXP, KNOWN, HEIGHT = 0, 1, 2, 3, 4, 5, 6, 8, 10, 12
 DEAL, PLAY, DRAW, CARD, OVER = range(5)  # phases
@@ -70,13 +70,7 @@ def legal_actions(s, params, out):
 
 @nb.njit(cache=True)
 def chance_outcomes(s, params, out_a, out_p):
-    gone, k = s[params[6] + OUT], 0
-    for c in range(params[4]):
-        if not (gone >> c) & 1:
-            out_a[k] = c
-            k += 1
-    out_p[:k] = 1.0 / k
-    return k
+    return deal_from(s[params[6] + OUT], params[4], out_a, out_p)
 
 
 @nb.njit(cache=True)

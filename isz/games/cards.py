@@ -1,6 +1,7 @@
 """Kernel helpers for card games, in the package's games and outside it.
 
-`popcount`: the cards in a card mask. `seat_draws_key`, for ``info_key`` in games whose
+`popcount`: the cards in a card mask. `deal_from`: a chance node that deals one of the
+cards not yet out, each alike. `seat_draws_key`, for ``info_key`` in games whose
 seats draw cards during play: among worlds that share one public history, a seat's
 information state is the set of cards it was dealt (the order of a deal is not seen)
 and each card it drew, with the step it came at (two worlds can give one hand by other
@@ -22,6 +23,20 @@ def popcount(m):
         m &= m - 1
         n += 1
     return n
+
+
+@nb.njit(cache=True)
+def deal_from(gone, n, out_a, out_p):
+    """A deal of one card among ``0..n-1`` less those in mask ``gone``, each alike: writes
+    them (ascending) to ``out_a`` and ``1 / k`` to ``out_p[:k]``; returns ``k`` (at least
+    one card must be left). The shape of a kernel's ``chance_outcomes``."""
+    k = 0
+    for c in range(n):
+        if not (gone >> c) & 1:
+            out_a[k] = c
+            k += 1
+    out_p[:k] = 1.0 / k
+    return k
 
 
 @nb.njit(cache=True)

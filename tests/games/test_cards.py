@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from isz.games import popcount, seat_draws_key
+from isz.games import deal_from, popcount, seat_draws_key
 
 DEAL, DRAW, PLAY = 0, 1, 2
 
@@ -42,3 +42,10 @@ def test_a_dealt_card_and_a_drawn_card_differ():
 
 def test_popcount():
     assert [popcount(m) for m in (0, 1, 0b1011, (1 << 51) | 1, (1 << 63) - 1)] == [0, 1, 3, 2, 63]
+
+
+def test_deal_from_the_cards_left():
+    out_a, out_p = np.full(8, -1, dtype=np.int64), np.zeros(8)
+    k = deal_from(0b0010_1101, 8, out_a, out_p)
+    assert k == 4 and out_a[:k].tolist() == [1, 4, 6, 7]
+    assert out_p[:k].tolist() == [0.25] * 4 and out_p[k:].tolist() == [0.0] * 4
