@@ -20,7 +20,7 @@ from tests.belief.tricks_reference import (
     all_consistent,
     find_views,
     posterior,
-    random_game_decisions,
+    random_game_views,
     tv,
 )
 
@@ -100,7 +100,7 @@ def test_oh_hell_chain_stays_consistent():
     game = isz.make_game("oh_hell")
     rng = np.random.default_rng(4)
     b = make_belief("gibbs", game, burn_in=5)
-    for _, view in random_game_decisions(game, rng):
+    for view in random_game_views(game, rng):
         for w in b.sample_many(view, 4, rng):
             assert is_consistent(view, w)
     assert b.acceptance["ring"] > 0.2 and b.acceptance["swap"] > 0.9

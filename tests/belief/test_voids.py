@@ -18,7 +18,7 @@ from tests.belief.tricks_reference import (
     all_consistent,
     consistent,
     find_views,
-    random_game_decisions,
+    random_game_views,
     tv,
 )
 
@@ -94,7 +94,7 @@ def test_oh_hell_samples_are_consistent():
     b = make_belief("voids", game)
     rng = np.random.default_rng(4)
     for seed in range(3):
-        for _, view in random_game_decisions(game, np.random.default_rng(seed)):
+        for view in random_game_views(game, np.random.default_rng(seed)):
             for w in b.sample_many(view, 3, rng):
                 assert is_consistent(view, w)
 

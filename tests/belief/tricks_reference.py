@@ -33,15 +33,16 @@ def after_decisions(game, steps: int, rng: np.random.Generator):
     return state
 
 
-def random_game_decisions(game, rng: np.random.Generator):
-    """Each (state, view of the seat to move) along one game whose moves and chance
-    outcomes are drawn uniformly from ``rng``, after the caller has used the view (the
-    caller may draw from ``rng`` too: the draws interleave in play order)."""
+def random_game_views(game, rng: np.random.Generator):
+    """The view of the seat to move at each decision of one game whose moves and chance
+    outcomes are drawn uniformly from ``rng``, the next draw made after the caller has
+    used the view (the caller may draw from ``rng`` too: the draws interleave in play
+    order)."""
     state = game.new_initial_state()
     while not state.is_terminal():
         p = state.current_player()
         if p >= 0:
-            yield state, state.view(p)
+            yield state.view(p)
             acts = state.legal_actions()
         else:
             acts = [a for a, _ in state.chance_outcomes()]
